@@ -1,0 +1,53 @@
+# Two set-up commands for a fresh machine: `make demo` and `make test`. Each installs what it
+# needs: Debian packages (as root, via apt-get, when missing) and the Python packages into
+# .venv (re-installed whenever pyproject.toml changes).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+EXTRAS ?= test,cloud,gliner,peer
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd poppler-utils \
+	fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35
+# Tesseract's OpenMP threads make it ~5x slower on small machines; parallelise over pages.
+export OMP_THREAD_LIMIT := 1
+# The default pipeline is offline: stop libraries from reaching for model hubs.
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: demo test bench bench-data bench-scale install sysdeps clean
+
+sysdeps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "missing Debian packages:$$missing (run: sudo apt-get install$$missing)"; exit 1; fi; \
+	fi
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
+	@rm -f $(VENV)/.installed-*; touch $@
+
+install: sysdeps $(STAMP)
+
+demo: install
+	$(VENV)/bin/redactor redact eval/data/sample/images/*.png --out out/
+	@echo "redacted sample pages are in out/ (*.redacted.png, boxes in *.boxes.jsonl)"
+
+test: install
+	$(PY) -m pytest -q
+
+bench: install
+	@for m in $$(ls eval/benchmarks/bench_*.py | sort); do \
+	  mod=$$(basename $$m .py); echo "== $$mod"; $(PY) -m eval.benchmarks.$$mod || exit 1; done
+
+bench-data: install
+	$(VENV)/bin/redactor synth --out eval/data/challenge-500 --n 500 --seed 0
+
+clean:
+	rm -rf out build *.egg-info

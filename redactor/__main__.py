@@ -1,0 +1,5 @@
+import sys
+
+from redactor.cli import main
+
+sys.exit(main())

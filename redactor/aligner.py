@@ -1,0 +1,115 @@
+"""Maps detector spans (character offsets in the page text) back to pixel rectangles.
+
+A span covers every word whose characters it touches; a span that cuts a word takes the
+whole word, because a half-hidden word is still readable. Each span becomes the minimum
+rectangle(s) around its words: one rectangle when its lines stack into a compact block (an
+address), one per line when a single rectangle would hide much more than the value (a value
+wrapped from the end of one line to the start of the next).
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import Iterable, Literal, Sequence
+
+from redactor.model import BBox, OcrPage, Redaction, Span
+
+BoxMode = Literal["auto", "span", "line"]
+
+# A single rectangle is kept for a multi-line span while it is at most this many times the
+# area of the per-line rectangles it replaces; beyond that it would black out bystanders.
+_BLOCK_AREA_RATIO = 1.8
+
+
+@dataclass(frozen=True)
+class Alignment:
+    redactions: list[Redaction]
+    dropped: list[Span]          # spans that touched no word (reported, never silent)
+
+
+def union_box(boxes: Iterable[BBox]) -> BBox:
+    xs0, ys0, xs1, ys1 = zip(*boxes)
+    return (min(xs0), min(ys0), max(xs1), max(ys1))
+
+
+def _area(b: BBox) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def words_in_span(page: OcrPage, start: int, end: int) -> list[int]:
+    """Indices of the words whose character range overlaps [start, end)."""
+    if end <= start or not page.offsets:
+        return []
+    starts = [o[0] for o in page.offsets]
+    i = max(0, bisect.bisect_right(starts, start) - 1)
+    out = []
+    while i < len(page.offsets) and page.offsets[i][0] < end:
+        ws, we = page.offsets[i]
+        if we > start and ws < end:
+            out.append(i)
+        i += 1
+    return out
+
+
+def span_boxes(page: OcrPage, word_ids: Sequence[int], mode: BoxMode = "auto") -> list[BBox]:
+    """Minimum rectangle(s) around the given words, by line as ``mode`` says."""
+    by_line: dict[int, list[BBox]] = {}
+    for i in word_ids:
+        by_line.setdefault(page.words[i].line, []).append(page.words[i].bbox)
+    line_boxes = [union_box(b) for b in by_line.values()]
+    if mode == "line" or len(line_boxes) == 1:
+        return line_boxes
+    whole = union_box(line_boxes)
+    if mode == "span":
+        return [whole]
+    if _area(whole) <= _BLOCK_AREA_RATIO * sum(_area(b) for b in line_boxes):
+        return [whole]
+    return line_boxes
+
+
+def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto") -> Alignment:
+    redactions: list[Redaction] = []
+    dropped: list[Span] = []
+    for span in spans:
+        start, end = max(0, span.start), min(len(page.text), span.end)
+        word_ids = words_in_span(page, start, end)
+        if not word_ids:
+            dropped.append(span)
+            continue
+        # The value reported is what the covered words say, so a partial-word span
+        # reports (and hides) the whole word.
+        value = page.text[page.offsets[word_ids[0]][0]:page.offsets[word_ids[-1]][1]]
+        value = re.sub(r"\n\n+", "\n", value)
+        for box in span_boxes(page, word_ids, mode):
+            redactions.append(Redaction(bbox=box, type=span.type, value=value, score=span.score,
+                                        sources=tuple(d for d in span.detector.split("+") if d)))
+    return Alignment(redactions, dropped)
+
+
+def propagate_repeats(page: OcrPage, spans: Sequence[Span], min_chars: int = 3) -> list[Span]:
+    """Add a span for every other occurrence of a detected value on the page.
+
+    Detectors often tag only the occurrence with context ("Acct # 12345") and miss the bare
+    repeat further down; the same string elsewhere on the page is the same identifier.
+    Occurrences must sit on word boundaries, and any run of whitespace matches any other
+    (a repeat may wrap differently)."""
+    covered = {(s.start, s.end) for s in spans}
+    out = list(spans)
+    seen_values: set[tuple[str, str]] = set()
+    for span in spans:
+        value = page.text[span.start:span.end].strip()
+        key = (value, span.type)
+        if len(value) < min_chars or not any(c.isalnum() for c in value) or key in seen_values:
+            continue
+        seen_values.add(key)
+        pattern = r"(?<!\w)" + r"\s+".join(re.escape(p) for p in value.split()) + r"(?!\w)"
+        for m in re.finditer(pattern, page.text):
+            if (m.start(), m.end()) in covered:
+                continue
+            if any(s.start <= m.start() and m.end() <= s.end for s in out if s.type == span.type):
+                continue
+            covered.add((m.start(), m.end()))
+            out.append(span.with_(start=m.start(), end=m.end(), text=m.group(0),
+                                  detector=span.detector or "repeat"))
+    return out

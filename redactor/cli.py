@@ -1,0 +1,54 @@
+"""The ``redactor`` command line: a thin dispatcher over the subcommand modules in
+``redactor/commands/`` (each exposes ``register(subparsers)``; its parser's ``func`` takes
+the parsed arguments and returns the exit code). All errors become one line on stderr and
+the exit code of their type, here and nowhere else."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import pkgutil
+import sys
+
+from redactor import __version__
+from redactor.errors import RedactorError, exit_code_for
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="redactor", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"redactor {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    import redactor.commands as commands
+    for mod in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
+        if mod.name.startswith("_"):
+            continue
+        importlib.import_module(f"redactor.commands.{mod.name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except RedactorError as exc:
+        print(f"redactor: error: {exc}", file=sys.stderr)
+        return exit_code_for(exc)
+    except KeyboardInterrupt:
+        print("redactor: interrupted", file=sys.stderr)
+        return 130
+    except MemoryError:
+        print("redactor: error: out of memory", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

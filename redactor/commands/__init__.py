@@ -1,0 +1,1 @@
+"""Subcommands of the ``redactor`` CLI, one module each, discovered by ``redactor.cli``."""

@@ -1,0 +1,160 @@
+"""``redactor redact``: burn PII out of page images and PDFs, write the boxes found."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from redactor.errors import EXIT_PARTIAL, InputError, OutputError, RedactorError, exit_code_for
+
+
+def add_pipeline_options(p) -> None:
+    """Options shared by every command that runs the pipeline (redact, predict, batch)."""
+    p.add_argument("--config", metavar="FILE", help="TOML file with the same options (flags win)")
+    p.add_argument("--ocr", help="OCR backend (default: tesseract); see `redactor plugins`")
+    p.add_argument("--detector", dest="detectors", action="append", metavar="NAME",
+                   help="detector plugin; repeat for an ensemble (default: the default pipeline)")
+    p.add_argument("--ocr-free", metavar="NAME", help="an OCR-free system instead of OCR + detectors")
+    p.add_argument("--types", action="append", metavar="T[,T]",
+                   help="only these fine types or groups (direct, linkage, critical, ...)")
+    p.add_argument("--min-score", type=float, help="drop detections scored below this (0-1)")
+    p.add_argument("--box-mode", choices=["auto", "span", "line"],
+                   help="one rectangle per span, per line, or auto (default)")
+    p.add_argument("--no-ink-fit", dest="fit_to_ink", action="store_false", default=None,
+                   help="do not grow boxes to the ink of the value")
+    p.add_argument("--max-pixels", type=int, help="refuse pages larger than this many pixels")
+    p.add_argument("--pdf-dpi", type=int, help="resolution PDF pages are rendered at (default 200)")
+    p.add_argument("--ocr-option", action="append", metavar="KEY=VALUE", default=[],
+                   help="option for the OCR backend (e.g. psm=11)")
+    p.add_argument("--detector-option", action="append", metavar="NAME.KEY=VALUE", default=[],
+                   help="option for one detector (e.g. presidio.spacy_model=en_core_web_sm)")
+
+
+def _parse_value(raw: str):
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+def config_from_args(args):
+    from redactor.config import load_config
+
+    ocr_options = {}
+    for item in args.ocr_option or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise InputError(f"--ocr-option expects KEY=VALUE, got {item!r}")
+        ocr_options[key] = _parse_value(value)
+    det_options: dict[str, dict] = {}
+    for item in args.detector_option or []:
+        target, sep, value = item.partition("=")
+        name, dot, key = target.partition(".")
+        if not sep or not dot or not name or not key:
+            raise InputError(f"--detector-option expects NAME.KEY=VALUE, got {item!r}")
+        det_options.setdefault(name, {})[key] = _parse_value(value)
+    overrides = {
+        "ocr": args.ocr, "detectors": args.detectors, "ocr_free": args.ocr_free,
+        "types": args.types, "min_score": args.min_score, "box_mode": args.box_mode,
+        "fit_to_ink": args.fit_to_ink, "max_pixels": args.max_pixels, "pdf_dpi": args.pdf_dpi,
+        "pad": getattr(args, "pad", None), "fill": getattr(args, "fill", None),
+    }
+    cfg = load_config(args.config, overrides)
+    cfg.ocr_options = {**cfg.ocr_options, **ocr_options}
+    for name, opts in det_options.items():
+        cfg.detector_options[name] = {**cfg.detector_options.get(name, {}), **opts}
+    return cfg
+
+
+def register(sub) -> None:
+    p = sub.add_parser("redact", help="redact page images or PDFs",
+                       description="Redact page images (PNG, JPEG, TIFF, WebP, ...) or PDFs. "
+                                   "Writes DIR/<stem>.redacted.png (PDF in: .redacted.pdf) and "
+                                   "DIR/<stem>.boxes.jsonl.")
+    p.add_argument("inputs", nargs="+", metavar="INPUT")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument("--pad", type=float, help="grow every box by this many pixels")
+    p.add_argument("--fill", help="box colour (default black)")
+    add_pipeline_options(p)
+    p.set_defaults(func=run)
+
+
+def check_writable(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise OutputError(f"output folder {folder} is not writable: {exc.strerror or exc}") from None
+
+
+def output_names(inputs: list[Path]) -> dict[Path, str]:
+    stems: dict[str, Path] = {}
+    for path in inputs:
+        if path.stem in stems and stems[path.stem] != path:
+            raise InputError(f"{path} and {stems[path.stem]} would write the same output name "
+                             f"{path.stem!r}; redact them into different folders")
+        stems[path.stem] = path
+    return {p: p.stem for p in inputs}
+
+
+def redact_document(redactor, path: Path, out_dir: Path, stem: str) -> tuple[Path, int, int]:
+    """Redact every page of one input; write outputs only when all pages succeeded."""
+    from redactor.imageio import is_pdf, read_pages
+    from redactor.render import write_pdf, write_png, write_text
+
+    cfg = redactor.config
+    pages = list(read_pages(path, max_pixels=cfg.max_pixels, pdf_dpi=cfg.pdf_dpi))
+    results, images = [], []
+    for page in pages:
+        page_id = stem if len(pages) == 1 else f"{stem}-p{page.index + 1:04d}"
+        try:
+            result = redactor.analyze(page.image, page_id=page_id)
+        except RedactorError as exc:
+            raise type(exc)(f"{path.name} page {page.index + 1}: {exc}") from exc
+        results.append(result)
+        images.append(redactor.render(page.image, result.redactions))
+    multi = is_pdf(path) or len(pages) > 1
+    target = out_dir / f"{stem}.redacted.{'pdf' if multi else 'png'}"
+    lines = "".join(json.dumps(r.prediction_json(redactor.system_name)) + "\n" for r in results)
+    write_text(lines, out_dir / f"{stem}.boxes.jsonl")
+    if multi:
+        write_pdf(images, target, dpi=cfg.pdf_dpi if is_pdf(path) else 200)
+    else:
+        write_png(images[0], target)
+    return target, len(pages), sum(len(r.redactions) for r in results)
+
+
+def run(args) -> int:
+    from tqdm import tqdm
+
+    from redactor.pipeline import Redactor
+
+    inputs = [Path(p) for p in args.inputs]
+    for p in inputs:
+        if p.is_dir():
+            raise InputError(f"{p} is a folder; use `redactor batch {p} --out DIR` for folders")
+    names = output_names(inputs)
+    out_dir = Path(args.out)
+    check_writable(out_dir)
+    redactor = Redactor(config_from_args(args))
+    failures: list[RedactorError] = []
+    done = 0
+    bar = tqdm(inputs, unit="file", disable=len(inputs) < 2 or None, file=sys.stderr)
+    for path in bar:
+        try:
+            target, n_pages, n_boxes = redact_document(redactor, path, out_dir, names[path])
+        except RedactorError as exc:
+            failures.append(exc)
+            tqdm.write(f"redactor: error: {exc}" if str(path.name) in str(exc)
+                       else f"redactor: error: {path.name}: {exc}", file=sys.stderr)
+            continue
+        done += 1
+        tqdm.write(f"{path} -> {target} ({n_pages} page(s), {n_boxes} box(es))", file=sys.stdout)
+    if failures:
+        print(f"redactor: {done} of {len(inputs)} input(s) redacted, {len(failures)} failed",
+              file=sys.stderr)
+        return exit_code_for(failures[0]) if done == 0 else EXIT_PARTIAL
+    return 0

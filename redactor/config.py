@@ -1,0 +1,81 @@
+"""Options of a redaction run: defaults, a TOML config file for repeatable runs, and CLI
+flags on top (flags win). One dataclass, passed explicitly; no globals."""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from redactor.errors import InputError
+from redactor.imageio import DEFAULT_MAX_PIXELS, DEFAULT_PDF_DPI
+
+# The default pipeline, chosen by measurement (see README "Choosing the default").
+DEFAULT_OCR = "tesseract"
+DEFAULT_DETECTORS = ("presidio",)
+
+
+@dataclass
+class RedactorConfig:
+    ocr: str = DEFAULT_OCR
+    detectors: list[str] = field(default_factory=lambda: list(DEFAULT_DETECTORS))
+    ocr_free: str | None = None                 # an OCR-free system replaces ocr+detectors
+    types: list[str] = field(default_factory=list)       # empty: every type
+    min_score: float = 0.0
+    pad: float = 0.0
+    fill: str = "black"
+    box_mode: str = "auto"                      # auto | span | line
+    fit_to_ink: bool = True
+    propagate_repeats: bool = True
+    max_pixels: int = DEFAULT_MAX_PIXELS
+    pdf_dpi: int = DEFAULT_PDF_DPI
+    ocr_options: dict[str, Any] = field(default_factory=dict)
+    detector_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+_FIELDS = {f.name for f in fields(RedactorConfig)}
+
+
+def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None) -> RedactorConfig:
+    """Config file values, then every override that is not None."""
+    data: dict[str, Any] = {}
+    if path:
+        p = Path(path)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise InputError(f"config file {p} not found") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(f"config file {p} is not valid TOML: {exc}") from None
+        data = data.get("redactor", data)   # accept a [redactor] table or top-level keys
+        unknown = sorted(set(data) - _FIELDS)
+        if unknown:
+            raise InputError(f"config file {p}: unknown option(s) {', '.join(unknown)} "
+                             f"(known: {', '.join(sorted(_FIELDS))})")
+    for key, value in (overrides or {}).items():
+        if value is not None:
+            data[key] = value
+    try:
+        cfg = RedactorConfig(**data)
+    except TypeError as exc:
+        raise InputError(f"bad configuration: {exc}") from None
+    _validate(cfg)
+    return cfg
+
+
+def _validate(cfg: RedactorConfig) -> None:
+    if cfg.box_mode not in ("auto", "span", "line"):
+        raise InputError(f"box_mode must be auto, span or line, not {cfg.box_mode!r}")
+    if not 0.0 <= float(cfg.min_score) <= 1.0:
+        raise InputError(f"min_score must be between 0 and 1, not {cfg.min_score}")
+    if float(cfg.pad) < 0:
+        raise InputError(f"pad must be >= 0 pixels, not {cfg.pad}")
+    if int(cfg.max_pixels) <= 0:
+        raise InputError("max_pixels must be positive")
+    if not cfg.ocr_free and not cfg.detectors:
+        raise InputError("no detector selected")
+    if isinstance(cfg.detectors, str):
+        cfg.detectors = [cfg.detectors]

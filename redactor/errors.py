@@ -1,0 +1,42 @@
+"""Typed errors and the one place that maps them to exit codes."""
+from __future__ import annotations
+
+
+class RedactorError(Exception):
+    """Base class: a failure with a one-line message for the user."""
+    exit_code = 1
+
+
+class InputError(RedactorError):
+    """The user's input (image, PDF, JSON, option, type name) cannot be used."""
+    exit_code = 2
+
+
+class PluginUnavailable(RedactorError):
+    """A plugin cannot run here: missing binary, package, model or credentials."""
+    exit_code = 3
+
+
+class PluginFailed(RedactorError):
+    """A plugin ran and failed (crash, timeout, garbage output)."""
+    exit_code = 4
+
+
+class OutputError(RedactorError):
+    """An output cannot be written (folder not writable, disk full)."""
+    exit_code = 5
+
+
+class VerificationFailed(RedactorError):
+    """A redacted page still shows a critical identifier when read again."""
+    exit_code = 6
+
+
+# Exit code when a batch finished but some pages failed.
+EXIT_PARTIAL = 7
+
+
+def exit_code_for(exc: BaseException) -> int:
+    if isinstance(exc, RedactorError):
+        return exc.exit_code
+    return 1

@@ -1,0 +1,190 @@
+"""The redaction pipeline: page image -> OCR words -> detector spans -> merged spans ->
+pixel boxes -> burned-in page. Also the public Python API (``Redactor``).
+
+Every stage failure raises a typed error; nothing here returns a page that looks redacted
+when a stage failed (callers that keep going, like batch runs, record the error instead of
+an output).
+"""
+from __future__ import annotations
+
+import logging
+import math
+from typing import Sequence
+
+from PIL import Image
+
+from redactor import registry
+from redactor.aligner import Alignment, align_spans, propagate_repeats
+from redactor.config import RedactorConfig, load_config
+from redactor.errors import PluginFailed, RedactorError
+from redactor.imageio import as_page_image
+from redactor.model import OcrPage, PageResult, Redaction, Span, WordBox
+from redactor.render import burn_in, parse_fill
+from redactor.taxonomy import is_known, parse_types
+
+log = logging.getLogger(__name__)
+
+
+def _clip_box(bbox, width: int, height: int):
+    x0, y0, x1, y1 = (float(v) for v in bbox)
+    if not all(math.isfinite(v) for v in (x0, y0, x1, y1)):
+        return None
+    x0, x1 = sorted((max(0.0, min(x0, width)), max(0.0, min(x1, width))))
+    y0, y1 = sorted((max(0.0, min(y0, height)), max(0.0, min(y1, height))))
+    if x1 - x0 <= 0 or y1 - y0 <= 0:
+        return None
+    return (x0, y0, x1, y1)
+
+
+def sanitize_ocr_page(page: OcrPage, width: int, height: int) -> OcrPage:
+    """Words with boxes clipped to the page; a word with no area left cannot be redacted by
+    box and is a sign of a broken backend, so it fails the page instead of vanishing."""
+    words = []
+    for w in page.words:
+        box = _clip_box(w.bbox, width, height)
+        if box is None:
+            raise PluginFailed(f"OCR {page.engine!r} returned an unusable box {list(w.bbox)} "
+                               f"for word {w.text!r}")
+        words.append(WordBox(w.text, box, w.conf, w.line, w.block))
+    return OcrPage(width, height, tuple(words), page.engine, page.version)
+
+
+def sanitize_spans(page: OcrPage, spans: Sequence[Span], detector: str) -> list[Span]:
+    out = []
+    n = len(page.text)
+    for s in spans:
+        if not isinstance(s, Span):
+            raise PluginFailed(f"detector {detector!r} returned {type(s).__name__}, not Span")
+        if not is_known(s.type):
+            raise PluginFailed(f"detector {detector!r} emitted unknown type {s.type!r}")
+        start, end = max(0, int(s.start)), min(n, int(s.end))
+        if end <= start:
+            # Past the end of the text or empty: nothing on the page to hide, but say so.
+            log.warning("detector %s returned an empty/out-of-range span %d-%d", detector, s.start, s.end)
+            continue
+        out.append(s.with_(start=start, end=end, text=page.text[start:end],
+                           detector=s.detector or detector))
+    return out
+
+
+def merge_spans(spans: list[Span]) -> list[Span]:
+    from redactor.ensemble import merge_spans as _merge
+    return _merge(spans)
+
+
+class Redactor:
+    """``Redactor(ocr="tesseract", detectors=["presidio"]).redact(image)`` returns the
+    redacted image and its redactions. Options are those of ``RedactorConfig``."""
+
+    def __init__(self, config: RedactorConfig | None = None, **options):
+        if config is None:
+            config = load_config(None, options)
+        elif options:
+            config = load_config(None, {**config.to_dict(), **options})
+        self.config = config
+        parse_fill(config.fill)
+        self.types = parse_types(config.types) if config.types else None
+        self.ocr = None
+        self.detectors = []
+        self.ocr_free = None
+        if config.ocr_free:
+            self.ocr_free = registry.create("ocr_free", config.ocr_free,
+                                            **config.detector_options.get(config.ocr_free, {}))
+        else:
+            self.ocr = registry.create("ocr", config.ocr, **config.ocr_options)
+            self.detectors = [registry.create("detector", name, **config.detector_options.get(name, {}))
+                              for name in config.detectors]
+
+    @property
+    def system_name(self) -> str:
+        if self.ocr_free is not None:
+            return self.config.ocr_free
+        return "+".join([self.config.ocr, *self.config.detectors])
+
+    # -- stages ---------------------------------------------------------------------------
+    def read(self, image: Image.Image) -> OcrPage:
+        try:
+            page = self.ocr.read(image)
+        except RedactorError:
+            raise
+        except Exception as exc:
+            raise PluginFailed(f"OCR {self.config.ocr!r} failed: {type(exc).__name__}: {exc}") from exc
+        if not isinstance(page, OcrPage):
+            raise PluginFailed(f"OCR {self.config.ocr!r} returned {type(page).__name__}, not OcrPage")
+        return sanitize_ocr_page(page, image.width, image.height)
+
+    def detect(self, page: OcrPage) -> list[Span]:
+        found: list[Span] = []
+        for name, det in zip(self.config.detectors, self.detectors):
+            try:
+                spans = det.detect(page)
+            except RedactorError:
+                raise
+            except Exception as exc:
+                raise PluginFailed(f"detector {name!r} failed: {type(exc).__name__}: {exc}") from exc
+            found.extend(sanitize_spans(page, spans or [], name))
+        if self.types is not None:
+            found = [s for s in found if s.type in self.types]
+        if self.config.min_score:
+            found = [s for s in found if s.score >= self.config.min_score]
+        if len(self.detectors) > 1:
+            found = merge_spans(found)
+        if self.config.propagate_repeats:
+            found = propagate_repeats(page, found)
+        return sorted(found, key=lambda s: (s.start, s.end, s.type))
+
+    def locate(self, page: OcrPage, spans: Sequence[Span], image: Image.Image | None = None) -> Alignment:
+        alignment = align_spans(page, spans, mode=self.config.box_mode)
+        if image is not None and self.config.fit_to_ink and alignment.redactions:
+            from redactor.ink_boxes import fit_redactions_to_ink
+            alignment = Alignment(fit_redactions_to_ink(image, alignment.redactions),
+                                  alignment.dropped)
+        return alignment
+
+    def _ocr_free_redactions(self, image: Image.Image) -> list[Redaction]:
+        try:
+            found = self.ocr_free.redact_page(image)
+        except RedactorError:
+            raise
+        except Exception as exc:
+            raise PluginFailed(f"{self.config.ocr_free!r} failed: {type(exc).__name__}: {exc}") from exc
+        out = []
+        for r in found:
+            if not is_known(r.type):
+                raise PluginFailed(f"{self.config.ocr_free!r} emitted unknown type {r.type!r}")
+            box = _clip_box(r.bbox, image.width, image.height)
+            if box is None:
+                raise PluginFailed(f"{self.config.ocr_free!r} returned an unusable box {list(r.bbox)}")
+            if self.types is not None and r.type not in self.types:
+                continue
+            if r.score < self.config.min_score:
+                continue
+            out.append(Redaction(box, r.type, r.value, r.score, r.sources or (self.config.ocr_free,)))
+        return out
+
+    # -- whole pages ------------------------------------------------------------------------
+    def analyze(self, image, page_id: str = "page") -> PageResult:
+        """Find what to redact on one page (raises on any stage failure)."""
+        image = as_page_image(image)
+        if self.ocr_free is not None:
+            return PageResult(page_id, self._ocr_free_redactions(image))
+        return self.analyze_ocr(self.read(image), image, page_id)
+
+    def analyze_ocr(self, page: OcrPage, image: Image.Image | None = None,
+                    page_id: str = "page") -> PageResult:
+        """Detection and alignment on OCR words already read (shared OCR, cached OCR)."""
+        spans = self.detect(page)
+        alignment = self.locate(page, spans, image)
+        if alignment.dropped:
+            log.warning("%s: %d span(s) matched no OCR word and could not be placed",
+                        page_id, len(alignment.dropped))
+        return PageResult(page_id, alignment.redactions, ocr=page, spans=spans,
+                          dropped_spans=alignment.dropped)
+
+    def render(self, image: Image.Image, redactions: Sequence[Redaction]) -> Image.Image:
+        return burn_in(image, redactions, fill=self.config.fill, pad=self.config.pad)
+
+    def redact(self, image) -> tuple[Image.Image, list[Redaction]]:
+        image = as_page_image(image)
+        result = self.analyze(image)
+        return self.render(image, result.redactions), result.redactions

@@ -1,0 +1,81 @@
+"""What a plugin is: the base classes third-party OCR backends and detectors implement.
+
+A plugin class is registered under an entry point (group ``redactor.ocr``,
+``redactor.detectors`` or ``redactor.ocr_free``) and must offer:
+
+- ``name``: the name users select it by;
+- ``emits()``: the fine types it can emit (derived from its mapping file, for detectors);
+- ``unavailable_reason()``: ``None`` when it can run here, otherwise why not (missing binary,
+  package, model or credentials). It must be cheap and must not import heavy SDKs eagerly
+  unless needed to answer;
+- ``__init__(**options)``: loads models/clients (raise ``PluginUnavailable`` if it cannot);
+- the work method: ``read(image) -> OcrPage`` (OCR), ``detect(page) -> list[Span]``
+  (detectors), ``redact_page(image) -> list[Redaction]`` (OCR-free systems).
+Instances are stateless between pages except for loaded models and clients.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+import yaml
+
+from redactor.model import OcrPage, Redaction, Span
+from redactor.paths import mapping_file
+from redactor.taxonomy import is_known
+
+
+def load_label_mapping(filename: str | Path) -> dict[str, str]:
+    """Read ``mappings/<vendor>.yaml``: ``labels: {VENDOR_LABEL: FINE_TYPE or null}``.
+    A null maps a vendor label to nothing (ignored). Every target must be a known type."""
+    path = Path(filename)
+    if not path.is_absolute():
+        path = mapping_file(str(filename))
+    data = yaml.safe_load(path.read_text()) or {}
+    labels = data.get("labels", {})
+    out: dict[str, str] = {}
+    for vendor, fine in labels.items():
+        if fine is None:
+            continue
+        if not is_known(str(fine)):
+            raise ValueError(f"{path.name}: label {vendor!r} maps to unknown type {fine!r}")
+        out[str(vendor)] = str(fine)
+    return out
+
+
+class Plugin:
+    name: ClassVar[str] = ""
+    mapping_file: ClassVar[str | None] = None   # mappings/<file>.yaml when the plugin has vendor labels
+
+    @classmethod
+    def emits(cls) -> frozenset[str]:
+        if cls.mapping_file:
+            return frozenset(load_label_mapping(cls.mapping_file).values())
+        return frozenset()
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        return None
+
+    def describe(self) -> str:
+        return self.name
+
+
+class OcrBackend(Plugin):
+    def read(self, image) -> OcrPage:  # image: PIL.Image.Image, RGB, upright
+        raise NotImplementedError
+
+    def fingerprint(self) -> str:
+        """Engine, version and every option that changes the words: the OCR cache key
+        (with the image's content hash). Override when options matter."""
+        return self.name
+
+
+class Detector(Plugin):
+    def detect(self, page: OcrPage) -> list[Span]:
+        raise NotImplementedError
+
+
+class OcrFreeSystem(Plugin):
+    def redact_page(self, image) -> list[Redaction]:
+        raise NotImplementedError
