@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -100,36 +99,10 @@ def output_names(inputs: list[Path]) -> dict[Path, str]:
     return {p: p.stem for p in inputs}
 
 
-def redact_document(redactor, path: Path, out_dir: Path, stem: str) -> tuple[Path, int, int]:
-    """Redact every page of one input; write outputs only when all pages succeeded."""
-    from redactor.imageio import is_pdf, read_pages
-    from redactor.render import write_pdf, write_png, write_text
-
-    cfg = redactor.config
-    pages = list(read_pages(path, max_pixels=cfg.max_pixels, pdf_dpi=cfg.pdf_dpi))
-    results, images = [], []
-    for page in pages:
-        page_id = stem if len(pages) == 1 else f"{stem}-p{page.index + 1:04d}"
-        try:
-            result = redactor.analyze(page.image, page_id=page_id)
-        except RedactorError as exc:
-            raise type(exc)(f"{path.name} page {page.index + 1}: {exc}") from exc
-        results.append(result)
-        images.append(redactor.render(page.image, result.redactions))
-    multi = is_pdf(path) or len(pages) > 1
-    target = out_dir / f"{stem}.redacted.{'pdf' if multi else 'png'}"
-    lines = "".join(json.dumps(r.prediction_json(redactor.system_name)) + "\n" for r in results)
-    write_text(lines, out_dir / f"{stem}.boxes.jsonl")
-    if multi:
-        write_pdf(images, target, dpi=cfg.pdf_dpi if is_pdf(path) else 200)
-    else:
-        write_png(images[0], target)
-    return target, len(pages), sum(len(r.redactions) for r in results)
-
-
 def run(args) -> int:
     from tqdm import tqdm
 
+    from redactor.document import redact_document
     from redactor.pipeline import Redactor
 
     inputs = [Path(p) for p in args.inputs]
@@ -145,14 +118,15 @@ def run(args) -> int:
     bar = tqdm(inputs, unit="file", disable=len(inputs) < 2 or None, file=sys.stderr)
     for path in bar:
         try:
-            target, n_pages, n_boxes = redact_document(redactor, path, out_dir, names[path])
+            doc = redact_document(redactor, path, out_dir, names[path])
         except RedactorError as exc:
             failures.append(exc)
             tqdm.write(f"redactor: error: {exc}" if str(path.name) in str(exc)
                        else f"redactor: error: {path.name}: {exc}", file=sys.stderr)
             continue
         done += 1
-        tqdm.write(f"{path} -> {target} ({n_pages} page(s), {n_boxes} box(es))", file=sys.stdout)
+        tqdm.write(f"{path} -> {doc.output} ({len(doc.pages)} page(s), {doc.n_redactions} box(es))",
+                   file=sys.stdout)
     if failures:
         print(f"redactor: {done} of {len(inputs)} input(s) redacted, {len(failures)} failed",
               file=sys.stderr)

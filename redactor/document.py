@@ -1,0 +1,60 @@
+"""Redacts one input document (image, multi-page TIFF or PDF) into its output files.
+
+All pages are analysed and rendered in memory first; the outputs are written (each
+atomically) only when every page succeeded, so a document with a failed page leaves no file
+that could pass for its redacted version.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from redactor.errors import RedactorError
+from redactor.imageio import is_pdf, read_pages
+from redactor.model import PageResult
+from redactor.render import write_pdf, write_png, write_text
+
+
+@dataclass
+class DocumentResult:
+    source: Path
+    output: Path
+    boxes: Path
+    pages: list[PageResult]
+
+    @property
+    def n_redactions(self) -> int:
+        return sum(len(p.redactions) for p in self.pages)
+
+
+def output_paths(path: Path, out_dir: Path, stem: str, multi_page: bool) -> tuple[Path, Path]:
+    suffix = "pdf" if multi_page else "png"
+    return out_dir / f"{stem}.redacted.{suffix}", out_dir / f"{stem}.boxes.jsonl"
+
+
+def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None) -> DocumentResult:
+    cfg = redactor.config
+    path = Path(path)
+    stem = stem or path.stem
+    pages = list(read_pages(path, max_pixels=cfg.max_pixels, pdf_dpi=cfg.pdf_dpi))
+    results, images = [], []
+    for page in pages:
+        page_id = stem if len(pages) == 1 else f"{stem}-p{page.index + 1:04d}"
+        try:
+            result = redactor.analyze(page.image, page_id=page_id)
+        except RedactorError as exc:
+            raise type(exc)(f"{path.name} page {page.index + 1}: {exc}") from exc
+        results.append(result)
+        images.append(redactor.render(page.image, result.redactions))
+    pdf_in = is_pdf(path)
+    multi = pdf_in or len(pages) > 1
+    target, boxes = output_paths(path, Path(out_dir), stem, multi)
+    lines = "".join(json.dumps(r.prediction_json(redactor.system_name)) + "\n" for r in results)
+    # Boxes first: a redacted page never exists without the record of what was hidden.
+    write_text(lines, boxes)
+    if multi:
+        write_pdf(images, target, dpi=cfg.pdf_dpi if pdf_in else 200)
+    else:
+        write_png(images[0], target)
+    return DocumentResult(path, target, boxes, results)
