@@ -31,6 +31,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
+	$(PY) -m pip install -q --no-deps presidio-image-redactor==0.0.62
 	@rm -f $(VENV)/.installed-*; touch $@
 
 install: sysdeps $(STAMP)

@@ -34,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    if not args.verbose:
+        # Presidio logs every recognizer it skips for other languages at WARNING.
+        logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
@@ -47,6 +50,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except MemoryError:
         print("redactor: error: out of memory", file=sys.stderr)
+        return 1
+    except Exception as exc:   # a bug, not a user error: still one line, details with -v
+        if args.verbose:
+            raise
+        print(f"redactor: internal error: {type(exc).__name__}: {exc} (run with -v for details)",
+              file=sys.stderr)
         return 1
 
 

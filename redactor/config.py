@@ -27,6 +27,8 @@ class RedactorConfig:
     box_mode: str = "auto"                      # auto | span | line
     fit_to_ink: bool = True
     propagate_repeats: bool = True
+    verify: bool = False                        # re-read every output page before writing it
+    on_verify_fail: str = "fail"                # fail | quarantine
     max_pixels: int = DEFAULT_MAX_PIXELS
     pdf_dpi: int = DEFAULT_PDF_DPI
     ocr_options: dict[str, Any] = field(default_factory=dict)
@@ -69,6 +71,8 @@ def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None
 def _validate(cfg: RedactorConfig) -> None:
     if cfg.box_mode not in ("auto", "span", "line"):
         raise InputError(f"box_mode must be auto, span or line, not {cfg.box_mode!r}")
+    if cfg.on_verify_fail not in ("fail", "quarantine"):
+        raise InputError(f"on_verify_fail must be fail or quarantine, not {cfg.on_verify_fail!r}")
     if not 0.0 <= float(cfg.min_score) <= 1.0:
         raise InputError(f"min_score must be between 0 and 1, not {cfg.min_score}")
     if float(cfg.pad) < 0:

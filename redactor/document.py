@@ -10,10 +10,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from redactor.errors import RedactorError
+from redactor.errors import RedactorError, VerificationFailed
 from redactor.imageio import is_pdf, read_pages
 from redactor.model import PageResult
 from redactor.render import write_pdf, write_png, write_text
+from redactor.verify import verify_page
 
 
 @dataclass
@@ -22,6 +23,7 @@ class DocumentResult:
     output: Path
     boxes: Path
     pages: list[PageResult]
+    quarantined: bool = False
 
     @property
     def n_redactions(self) -> int:
@@ -45,8 +47,20 @@ def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None
             result = redactor.analyze(page.image, page_id=page_id)
         except RedactorError as exc:
             raise type(exc)(f"{path.name} page {page.index + 1}: {exc}") from exc
+        redacted = redactor.render(page.image, result.redactions)
+        if cfg.verify:
+            result.verification = verify_page(redactor, redacted, result).to_json()
         results.append(result)
-        images.append(redactor.render(page.image, result.redactions))
+        images.append(redacted)
+    failed = [r for r in results if r.verification and not r.verification["ok"]]
+    quarantined = False
+    if failed:
+        first = failed[0].verification["findings"][0]
+        where = (f"{path.name}: {len(failed)} page(s) failed verification, e.g. page "
+                 f"{failed[0].page_id}: {first['type']} {first['reason']} at {first['bbox']}")
+        if cfg.on_verify_fail != "quarantine":
+            raise VerificationFailed(where + " (nothing written; --on-verify-fail=quarantine keeps it aside)")
+        out_dir, quarantined = Path(out_dir) / "quarantine", True
     pdf_in = is_pdf(path)
     multi = pdf_in or len(pages) > 1
     target, boxes = output_paths(path, Path(out_dir), stem, multi)
@@ -57,4 +71,4 @@ def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None
         write_pdf(images, target, dpi=cfg.pdf_dpi if pdf_in else 200)
     else:
         write_png(images[0], target)
-    return DocumentResult(path, target, boxes, results)
+    return DocumentResult(path, target, boxes, results, quarantined)

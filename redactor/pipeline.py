@@ -72,6 +72,21 @@ def merge_spans(spans: list[Span]) -> list[Span]:
     return _merge(spans)
 
 
+def check_available(config: RedactorConfig) -> None:
+    """Raise PluginUnavailable/InputError now for any plugin the config names, before work
+    is handed to worker processes (where the failure would be harder to read)."""
+    if config.ocr_free:
+        wanted = [("ocr_free", config.ocr_free)]
+    else:
+        wanted = [("ocr", config.ocr)] + [("detector", d) for d in config.detectors]
+    for kind, name in wanted:
+        cls = registry.plugin_class(kind, name)
+        reason = cls.unavailable_reason()
+        if reason:
+            from redactor.errors import PluginUnavailable
+            raise PluginUnavailable(f"{kind.replace('_', '-')} plugin {name!r} is unavailable: {reason}")
+
+
 class Redactor:
     """``Redactor(ocr="tesseract", detectors=["presidio"]).redact(image)`` returns the
     redacted image and its redactions. Options are those of ``RedactorConfig``."""

@@ -6,7 +6,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from redactor.errors import EXIT_PARTIAL, InputError, OutputError, RedactorError, exit_code_for
+from redactor.errors import (EXIT_PARTIAL, InputError, OutputError, RedactorError, VerificationFailed,
+                             exit_code_for)
 
 
 def add_pipeline_options(p) -> None:
@@ -23,6 +24,10 @@ def add_pipeline_options(p) -> None:
                    help="one rectangle per span, per line, or auto (default)")
     p.add_argument("--no-ink-fit", dest="fit_to_ink", action="store_false", default=None,
                    help="do not grow boxes to the ink of the value")
+    p.add_argument("--verify", action="store_true", default=None,
+                   help="OCR each output again and fail the page if a critical identifier is still readable")
+    p.add_argument("--on-verify-fail", choices=["fail", "quarantine"],
+                   help="fail (default): write nothing; quarantine: write it to OUT/quarantine/")
     p.add_argument("--max-pixels", type=int, help="refuse pages larger than this many pixels")
     p.add_argument("--pdf-dpi", type=int, help="resolution PDF pages are rendered at (default 200)")
     p.add_argument("--ocr-option", action="append", metavar="KEY=VALUE", default=[],
@@ -57,7 +62,7 @@ def config_from_args(args):
     overrides = {
         "ocr": args.ocr, "detectors": args.detectors, "ocr_free": args.ocr_free,
         "types": args.types, "min_score": args.min_score, "box_mode": args.box_mode,
-        "fit_to_ink": args.fit_to_ink, "max_pixels": args.max_pixels, "pdf_dpi": args.pdf_dpi,
+        "fit_to_ink": args.fit_to_ink, "verify": args.verify, "on_verify_fail": args.on_verify_fail, "max_pixels": args.max_pixels, "pdf_dpi": args.pdf_dpi,
         "pad": getattr(args, "pad", None), "fill": getattr(args, "fill", None),
     }
     cfg = load_config(args.config, overrides)
@@ -123,6 +128,11 @@ def run(args) -> int:
             failures.append(exc)
             tqdm.write(f"redactor: error: {exc}" if str(path.name) in str(exc)
                        else f"redactor: error: {path.name}: {exc}", file=sys.stderr)
+            continue
+        if doc.quarantined:
+            failures.append(VerificationFailed(f"{path.name}: failed verification, quarantined"))
+            tqdm.write(f"redactor: error: {path.name}: failed verification; written to {doc.output} "
+                       f"(quarantine)", file=sys.stderr)
             continue
         done += 1
         tqdm.write(f"{path} -> {doc.output} ({len(doc.pages)} page(s), {doc.n_redactions} box(es))",

@@ -1,0 +1,52 @@
+"""Checks a redacted page by reading it again: OCR the output, run the same detectors, and
+look for any critical identifier still found or any redacted value still recoverable.
+
+A redaction tool is trusted only if its outputs are clean when read the way an attacker
+would read them; this is that reading.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from PIL import Image
+
+from redactor.model import PageResult
+from redactor.taxonomy import is_critical
+
+_MIN_VALUE_CHARS = 4     # shorter normalised values ("CA", "12") occur by chance
+
+
+def normalise(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.lower())
+
+
+@dataclass
+class Verification:
+    ok: bool
+    findings: list[dict] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def verify_page(redactor, redacted: Image.Image, result: PageResult) -> Verification:
+    """Read ``redacted`` with the redactor's own OCR and detectors."""
+    if redactor.ocr is None:   # OCR-free systems: nothing of ours to read the page with
+        return Verification(ok=True, findings=[{"note": "no OCR backend to verify with"}])
+    page = redactor.read(redacted)
+    findings: list[dict] = []
+    for span in redactor.detect(page):
+        if not is_critical(span.type):
+            continue
+        al = redactor.locate(page, [span])
+        for r in al.redactions:
+            findings.append({"reason": "detected", "type": span.type, "value": span.text,
+                             "bbox": [round(v, 1) for v in r.bbox]})
+    text = normalise(page.text)
+    for r in result.redactions:
+        value = normalise(r.value)
+        if is_critical(r.type) and len(value) >= _MIN_VALUE_CHARS and value in text:
+            findings.append({"reason": "recoverable", "type": r.type, "value": r.value,
+                             "bbox": [round(v, 1) for v in r.bbox]})
+    return Verification(ok=not findings, findings=findings)
