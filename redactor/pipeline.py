@@ -128,7 +128,9 @@ class Redactor:
             raise PluginFailed(f"OCR {self.config.ocr!r} returned {type(page).__name__}, not OcrPage")
         return sanitize_ocr_page(page, image.width, image.height)
 
-    def detect(self, page: OcrPage) -> list[Span]:
+    def detect(self, page: OcrPage, apply_filters: bool = True) -> list[Span]:
+        """Spans of every detector, merged. ``apply_filters=False`` ignores the type and
+        score filters (verification looks for every critical identifier)."""
         found: list[Span] = []
         for name, det in zip(self.config.detectors, self.detectors):
             try:
@@ -138,9 +140,9 @@ class Redactor:
             except Exception as exc:
                 raise PluginFailed(f"detector {name!r} failed: {type(exc).__name__}: {exc}") from exc
             found.extend(sanitize_spans(page, spans or [], name))
-        if self.types is not None:
+        if apply_filters and self.types is not None:
             found = [s for s in found if s.type in self.types]
-        if self.config.min_score:
+        if apply_filters and self.config.min_score:
             found = [s for s in found if s.score >= self.config.min_score]
         if len(self.detectors) > 1:
             found = merge_spans(found)
