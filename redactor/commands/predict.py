@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from redactor.commands.redact import add_pipeline_options, config_from_args
-from redactor.errors import InputError
+from redactor.errors import EXIT_PARTIAL, InputError
 
 
 def register(sub) -> None:
@@ -19,6 +19,7 @@ def register(sub) -> None:
     p.add_argument("--ocr-cache", metavar="DIR", help="cache OCR words by page content + engine")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--limit", type=int, help="only the first N pages")
+    p.add_argument("--stats", metavar="JSON", help="write counts, timing and peak memory here")
     add_pipeline_options(p)
     p.set_defaults(func=run)
 
@@ -60,12 +61,24 @@ def run_predict(config, pages_file: Path, out: Path, workers: int = 1, cache_dir
                 n_err += res.prediction.get("error") is not None
                 seconds += res.seconds
     return {"pages": len(jobs), "errors": n_err, "page_seconds": seconds,
-            "predictions": str(out), "ocr_words": str(words_out)}
+            "predictions": str(out), "ocr_words": str(words_out), "peak_rss_mb": peak_rss_mb()}
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process or of its largest worker, in MB."""
+    import resource
+
+    kb = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+             resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    return kb / 1024.0
 
 
 def run(args) -> int:
     config = config_from_args(args)
     stats = run_predict(config, Path(args.pages), Path(args.out), args.workers, args.ocr_cache, args.limit)
+    if args.stats:
+        from redactor.render import write_text
+        write_text(json.dumps(stats, indent=2), Path(args.stats))
     print(f"{stats['pages']} page(s) -> {stats['predictions']} ({stats['errors']} with errors); "
           f"OCR words -> {stats['ocr_words']}")
-    return 0 if stats["errors"] == 0 else 7
+    return 0 if stats["errors"] == 0 else EXIT_PARTIAL
