@@ -29,6 +29,7 @@ class RedactorConfig:
     propagate_repeats: bool = True
     verify: bool = False                        # re-read every output page before writing it
     on_verify_fail: str = "fail"                # fail | quarantine
+    page_timeout: float | None = None           # seconds; runs pages in a killable child process
     max_pixels: int = DEFAULT_MAX_PIXELS
     pdf_dpi: int = DEFAULT_PDF_DPI
     ocr_options: dict[str, Any] = field(default_factory=dict)
@@ -77,6 +78,8 @@ def _validate(cfg: RedactorConfig) -> None:
         raise InputError(f"min_score must be between 0 and 1, not {cfg.min_score}")
     if float(cfg.pad) < 0:
         raise InputError(f"pad must be >= 0 pixels, not {cfg.pad}")
+    if cfg.page_timeout is not None and float(cfg.page_timeout) <= 0:
+        raise InputError("page_timeout must be a positive number of seconds")
     if int(cfg.max_pixels) <= 0:
         raise InputError("max_pixels must be positive")
     if not cfg.ocr_free and not cfg.detectors:

@@ -35,8 +35,12 @@ def output_paths(path: Path, out_dir: Path, stem: str, multi_page: bool) -> tupl
     return out_dir / f"{stem}.redacted.{suffix}", out_dir / f"{stem}.boxes.jsonl"
 
 
-def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None) -> DocumentResult:
+def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None,
+                    analyzer=None) -> DocumentResult:
+    """``analyzer`` (default: ``redactor``) finds the boxes; an ``IsolatedAnalyzer`` runs
+    that in a killable child process."""
     cfg = redactor.config
+    analyzer = analyzer or redactor
     path = Path(path)
     stem = stem or path.stem
     pages = list(read_pages(path, max_pixels=cfg.max_pixels, pdf_dpi=cfg.pdf_dpi))
@@ -44,7 +48,7 @@ def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None
     for page in pages:
         page_id = stem if len(pages) == 1 else f"{stem}-p{page.index + 1:04d}"
         try:
-            result = redactor.analyze(page.image, page_id=page_id)
+            result = analyzer.analyze(page.image, page_id=page_id)
         except RedactorError as exc:
             raise type(exc)(f"{path.name} page {page.index + 1}: {exc}") from exc
         redacted = redactor.render(page.image, result.redactions)

@@ -28,6 +28,9 @@ def add_pipeline_options(p) -> None:
                    help="OCR each output again and fail the page if a critical identifier is still readable")
     p.add_argument("--on-verify-fail", choices=["fail", "quarantine"],
                    help="fail (default): write nothing; quarantine: write it to OUT/quarantine/")
+    p.add_argument("--page-timeout", type=float, metavar="SECONDS",
+                   help="analyse pages in a child process and give up on a page after this long "
+                        "(also contains crashes of native code)")
     p.add_argument("--max-pixels", type=int, help="refuse pages larger than this many pixels")
     p.add_argument("--pdf-dpi", type=int, help="resolution PDF pages are rendered at (default 200)")
     p.add_argument("--ocr-option", action="append", metavar="KEY=VALUE", default=[],
@@ -62,7 +65,7 @@ def config_from_args(args):
     overrides = {
         "ocr": args.ocr, "detectors": args.detectors, "ocr_free": args.ocr_free,
         "types": args.types, "min_score": args.min_score, "box_mode": args.box_mode,
-        "fit_to_ink": args.fit_to_ink, "verify": args.verify, "on_verify_fail": args.on_verify_fail, "max_pixels": args.max_pixels, "pdf_dpi": args.pdf_dpi,
+        "fit_to_ink": args.fit_to_ink, "verify": args.verify, "page_timeout": args.page_timeout, "on_verify_fail": args.on_verify_fail, "max_pixels": args.max_pixels, "pdf_dpi": args.pdf_dpi,
         "pad": getattr(args, "pad", None), "fill": getattr(args, "fill", None),
     }
     cfg = load_config(args.config, overrides)
@@ -108,6 +111,7 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from redactor.document import redact_document
+    from redactor.isolation import IsolatedAnalyzer
     from redactor.pipeline import Redactor
 
     inputs = [Path(p) for p in args.inputs]
@@ -117,26 +121,31 @@ def run(args) -> int:
     names = output_names(inputs)
     out_dir = Path(args.out)
     check_writable(out_dir)
-    redactor = Redactor(config_from_args(args))
+    config = config_from_args(args)
+    redactor = Redactor(config)
+    analyzer = IsolatedAnalyzer(config, config.page_timeout) if config.page_timeout else None
     failures: list[RedactorError] = []
     done = 0
-    bar = tqdm(inputs, unit="file", disable=len(inputs) < 2 or None, file=sys.stderr)
-    for path in bar:
-        try:
-            doc = redact_document(redactor, path, out_dir, names[path])
-        except RedactorError as exc:
-            failures.append(exc)
-            tqdm.write(f"redactor: error: {exc}" if str(path.name) in str(exc)
-                       else f"redactor: error: {path.name}: {exc}", file=sys.stderr)
-            continue
-        if doc.quarantined:
-            failures.append(VerificationFailed(f"{path.name}: failed verification, quarantined"))
-            tqdm.write(f"redactor: error: {path.name}: failed verification; written to {doc.output} "
-                       f"(quarantine)", file=sys.stderr)
-            continue
-        done += 1
-        tqdm.write(f"{path} -> {doc.output} ({len(doc.pages)} page(s), {doc.n_redactions} box(es))",
-                   file=sys.stdout)
+    try:
+        for path in tqdm(inputs, unit="file", disable=len(inputs) < 2 or None, file=sys.stderr):
+            try:
+                doc = redact_document(redactor, path, out_dir, names[path], analyzer)
+            except RedactorError as exc:
+                failures.append(exc)
+                msg = str(exc) if path.name in str(exc) else f"{path.name}: {exc}"
+                tqdm.write(f"redactor: error: {msg}", file=sys.stderr)
+                continue
+            if doc.quarantined:
+                failures.append(VerificationFailed(f"{path.name}: failed verification, quarantined"))
+                tqdm.write(f"redactor: error: {path.name}: failed verification; written to "
+                           f"{doc.output} (quarantine)", file=sys.stderr)
+                continue
+            done += 1
+            tqdm.write(f"{path} -> {doc.output} ({len(doc.pages)} page(s), {doc.n_redactions} box(es))",
+                       file=sys.stdout)
+    finally:
+        if analyzer is not None:
+            analyzer.close()
     if failures:
         print(f"redactor: {done} of {len(inputs)} input(s) redacted, {len(failures)} failed",
               file=sys.stderr)
