@@ -1,0 +1,68 @@
+"""Finding a model's weights on this machine for the local model detectors.
+
+``--model`` takes a folder or a Hugging Face id. A folder is used as it is; an id is looked
+up in the local Hugging Face cache only (never downloaded unless the user allows it and
+``HF_HUB_OFFLINE`` is not set). A missing model is a ``PluginUnavailable`` that says what to
+download and where to put it; a folder without the expected files is an ``InputError``.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from redactor.errors import InputError, PluginUnavailable
+
+
+def hub_offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def hf_cache_dir() -> str:
+    try:
+        from huggingface_hub import constants
+        return str(constants.HF_HUB_CACHE)
+    except ImportError:
+        return str(Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface")) / "hub")
+
+
+def _looks_like_repo_id(name: str) -> bool:
+    parts = name.split("/")
+    return len(parts) == 2 and all(p and not p.startswith(".") for p in parts)
+
+
+def resolve_model_dir(model: str, *, plugin: str, required: tuple[str, ...],
+                      allow_download: bool = False) -> Path:
+    """The folder holding ``model``'s files. ``required``: file names that must all exist in
+    it (relative paths allowed)."""
+    path = Path(model).expanduser()
+    if path.is_dir():
+        missing = [f for f in required if not (path / f).exists()]
+        if missing:
+            raise InputError(f"{plugin}: {path} is not a model folder for this plugin "
+                             f"(missing {', '.join(missing)})")
+        return path
+    if not _looks_like_repo_id(model):
+        raise PluginUnavailable(f"{plugin}: model folder {model} does not exist")
+    folder = _cached_snapshot(model, allow_download=allow_download and not hub_offline())
+    if folder is None:
+        raise PluginUnavailable(
+            f"{plugin}: model {model!r} is not on this machine: download the Hugging Face repo "
+            f"{model} (e.g. `hf download {model} --local-dir DIR` where the hub is reachable), "
+            f"copy DIR here and pass --model DIR (or put it in the Hugging Face cache "
+            f"{hf_cache_dir()})")
+    missing = [f for f in required if not (folder / f).exists()]
+    if missing:
+        raise PluginUnavailable(f"{plugin}: cached copy of {model!r} at {folder} is incomplete "
+                                f"(missing {', '.join(missing)}); download the repo again")
+    return folder
+
+
+def _cached_snapshot(repo_id: str, allow_download: bool) -> Path | None:
+    try:
+        from huggingface_hub import snapshot_download
+    except ImportError:
+        return None
+    try:
+        return Path(snapshot_download(repo_id=repo_id, local_files_only=not allow_download))
+    except Exception:   # not cached (LocalEntryNotFoundError) or the hub unreachable
+        return None

