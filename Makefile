@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 EXTRAS ?= test,cloud,gliner,peer
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd poppler-utils \
-	fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35
+	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35
 # Tesseract's OpenMP threads make it ~5x slower on small machines; parallelise over pages.
 export OMP_THREAD_LIMIT := 1
 # The default pipeline is offline: stop libraries from reaching for model hubs.
@@ -48,7 +48,8 @@ bench: install
 	  mod=$$(basename $$m .py); echo "== $$mod"; $(PY) -m eval.benchmarks.$$mod || exit 1; done
 
 bench-data: install
-	$(VENV)/bin/redactor synth --out eval/data/challenge-500 --n 500 --seed 0
+	test -f eval/data/challenge-500/pages.jsonl || \
+	  $(VENV)/bin/redactor synth --out eval/data/challenge-500 --n 500 --seed 0 --workers 2
 
 clean:
 	rm -rf out build *.egg-info
