@@ -25,7 +25,7 @@ class RedactorConfig:
     pad: float = 0.0
     fill: str = "black"
     box_mode: str = "auto"                      # auto | span | line
-    fit_to_ink: bool = False
+    fit_to_ink: bool = True
     propagate_repeats: bool = True
     verify: bool = False                        # re-read every output page before writing it
     on_verify_fail: str = "fail"                # fail | quarantine

@@ -67,9 +67,9 @@ def sanitize_spans(page: OcrPage, spans: Sequence[Span], detector: str) -> list[
     return out
 
 
-def merge_spans(spans: list[Span]) -> list[Span]:
+def merge_spans(page: OcrPage, spans: list[Span]) -> list[Span]:
     from redactor.ensemble import merge_spans as _merge
-    return _merge(spans)
+    return _merge(spans, text=page.text)
 
 
 def check_available(config: RedactorConfig) -> None:
@@ -145,7 +145,7 @@ class Redactor:
         if apply_filters and self.config.min_score:
             found = [s for s in found if s.score >= self.config.min_score]
         if len(self.detectors) > 1:
-            found = merge_spans(found)
+            found = merge_spans(page, found)
         if self.config.propagate_repeats:
             found = propagate_repeats(page, found)
         return sorted(found, key=lambda s: (s.start, s.end, s.type))

@@ -1,0 +1,355 @@
+"""Postal addresses without a label: street lines (US/UK/EU), PO boxes, city-state-ZIP lines,
+UK and Canadian postcodes, EU "12345 City" lines; lines of one address that sit under one
+another are joined into a block (street line, unit line, city line)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from plugins.rules import values as V
+from plugins.rules.hits import Hit
+from plugins.rules.layout import Layout
+from plugins.rules.lexicon import Vocab, normalise_label
+
+
+def _alt(words, escape=True) -> str:
+    ws = sorted({w for w in words if w}, key=len, reverse=True)
+    return "|".join(re.escape(w) if escape else w for w in ws)
+
+
+@dataclass(frozen=True)
+class AddressRegexes:
+    street: re.Pattern
+    po_box: re.Pattern
+    city_line: re.Pattern
+    uk_postcode: re.Pattern
+    ca_postcode: re.Pattern
+    eu_street: re.Pattern
+    eu_city: re.Pattern
+
+
+@lru_cache(maxsize=4)
+def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
+    suffix = _alt(vocab.street_suffixes)
+    unit = _alt(vocab.unit_designators)
+    dirs = _alt(vocab.directionals)
+    states = _alt(vocab.us_states)
+    state_names = _alt(vocab.us_state_names)
+    provs = _alt(vocab.ca_provinces)
+    number = r"(?:\d{1,6}[A-Za-z]?(?:[\-/]\d{1,5}[A-Za-z]?)?)"
+    name_word = r"(?:[A-Z0-9][\w'’.\-]*|(?i:of|the|de|la|del))"
+    unit_part = rf"(?:[ ]?,?[ ]?(?i:{unit})\.?[ ]?#?[ ]?[A-Za-z0-9][\w\-]{{0,5}})"
+    street = re.compile(
+        rf"(?<![\w$.,/])(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
+        rf"(?:{name_word}[ ]+){{1,5}}(?P<suffix>(?i:{suffix}))\.?(?![\w])"
+        rf"(?:[ ]+(?i:{dirs})\.?(?![\w]))?{unit_part}?")
+    po_box = re.compile(
+        r"(?<![\w])(?i:p[ .]{0,2}o[ .]{0,2}box|post[ ]office[ ]box|pob|pmb|postfach|apartado|b\.?p\.?)"
+        r"[ ]*#?[ ]*\d{1,7}(?![\w])")
+    # OCR sometimes splits a ZIP ("MA 4361 1"): five digits with at most one space inside
+    zip_us = r"(?:\d{5}|\d{4}[ ]\d|\d[ ]\d{4}|\d{3}[ ]\d{2}|\d{2}[ ]\d{3})(?:[ ]?-[ ]?\d{4})?"
+    ca_pc = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ ]?\d[ABCEGHJ-NPRSTV-Z]\d"
+    place = r"(?:[A-Z][A-Za-z.'’\-]*[ ]){0,3}[A-Z][A-Za-z.'’\-]*"
+    city_line = re.compile(
+        rf"(?<![\w])(?:{place}[ ]?[,|][ ]?|{place}[ ]+)"
+        rf"(?:(?:{states})\.?|{state_names}|(?:{provs}))[ ]?[,|]?[ ]+(?:{zip_us}|{ca_pc})(?![\w])")
+    uk_postcode = re.compile(r"(?<![\w])[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[ABD-HJLNP-UW-Z]{2}(?![\w])")
+    ca_postcode = re.compile(rf"(?<![\w]){ca_pc}(?![\w])")
+    endings = _alt(vocab.eu_street_endings)
+    lead_words = _alt(vocab.eu_street_words)
+    eu_street = re.compile(
+        rf"(?<![\w])(?:[A-ZÄÖÜ][\wäöüßéèàç.\-]*(?i:{endings})[ ]?,?[ ]?"
+        rf"\d{{1,4}}[a-zA-Z]?(?:[\-/]\d{{1,4}})?"
+        rf"|\d{{1,4}}[a-zA-Z]?,?[ ](?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}"
+        rf"|(?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}?,?[ ]\d{{1,4}}[a-zA-Z]?)(?![\w])")
+    eu_city = re.compile(
+        r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?\d{4,5}[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
+        r"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?![\w])")
+    return AddressRegexes(street, po_box, city_line, uk_postcode, ca_postcode, eu_street, eu_city)
+
+
+# how strongly each kind of line says "address" on its own
+_SCORES = {"street": 0.85, "po_box": 0.9, "city_line": 0.9, "uk_postcode": 0.7, "ca_postcode": 0.8,
+           "eu_street": 0.6, "eu_city": 0.5}
+_RULES = {"street": "address_street", "po_box": "address_po_box", "city_line": "address_city_line",
+          "uk_postcode": "address_postcode", "ca_postcode": "address_postcode",
+          "eu_street": "address_street", "eu_city": "address_city_line"}
+# kinds of line that end an address (city + state + ZIP, postcode lines)
+_ENDS_ADDRESS = {"city_line", "uk_postcode", "ca_postcode", "eu_city"}
+# kinds that need a neighbouring address line before they count
+_NEEDS_COMPANY = {"eu_street", "eu_city"}
+
+
+@dataclass
+class _LineHit:
+    kind: str
+    start: int
+    end: int
+    seg: int          # the line segment (cell) the hit starts in
+
+
+SEGMENT_GAP = 2.2     # text heights: a wider gap between words starts another cell/column
+JOIN_CHARS = 24       # address parts on one line this close together are one address
+
+
+def _segments(layout: Layout) -> tuple[list[list[int]], list[int]]:
+    """Lines cut at wide gaps into segments (form cells, columns OCR merged into one
+    line); returns the segments (word ids) and each word's segment."""
+    segs: list[list[int]] = []
+    seg_of = [0] * len(layout.words)
+    for line in layout.lines:
+        cur: list[int] = []
+        for w in line.words:
+            if cur and layout.words[w].bbox[0] - layout.words[cur[-1]].bbox[2] > SEGMENT_GAP * line.height:
+                segs.append(cur)
+                cur = []
+            cur.append(w)
+        if cur:
+            segs.append(cur)
+    for i, seg in enumerate(segs):
+        for w in seg:
+            seg_of[w] = i
+    return segs, seg_of
+
+
+def _has_comma(text: str) -> bool:
+    return "," in text
+
+
+def _extend_over_place_words(layout: Layout, seg: list[int], w: int, start: int) -> int:
+    """Start of the town words before a postcode in its cell ("London SW1A 2AA")."""
+    pos = seg.index(w)
+    k = 0
+    while pos - 1 >= 0 and k < 3:
+        prev = seg[pos - 1]
+        t = layout.words[prev].text.rstrip(",")
+        if not re.fullmatch(r"[A-Z][A-Za-z'’.\-]+", t):
+            break
+        start = layout.offsets[prev][0]
+        pos -= 1
+        k += 1
+    return start
+
+
+def _raw_hits(layout: Layout, rx: AddressRegexes, segs, seg_of,
+              label_regex: re.Pattern | None = None) -> list[_LineHit]:
+    text = layout.page.text
+    out = []
+    # each cell is matched on its own: a match never runs into the next column
+    cells = [(layout.offsets[min(seg)][0], layout.offsets[max(seg)][1]) for seg in segs]
+    for kind in _SCORES:
+        matches = [m for a, b in cells for m in getattr(rx, kind).finditer(text, a, b)]
+        for m in matches:
+            s, e = m.span()
+            while e > s and text[e - 1] in " ,;":
+                e -= 1
+            if kind == "street" and not m.group("suffix")[0].isupper():
+                # "12 Main St", not "12 main st" in running text
+                continue
+            if kind == "city_line" and label_regex is not None and not _has_comma(text[s:e]):
+                # "Member ID 12345" reads like "Boise ID 83702": a label before the state
+                # code makes it a label and its value
+                head = text[s:e].rsplit(" ", 1)[0]
+                if any(m2.end() >= len(head.rstrip(". ")) for m2 in label_regex.finditer(head)):
+                    continue
+            w = layout.word_at(s)
+            if w is None:
+                continue
+            seg = segs[seg_of[w]]
+            if kind == "eu_city" and any(h.seg == seg_of[w] and h.kind == "street" for h in out):
+                continue   # "1905 Pine Street" is a US street line, not "postcode + town"
+            if kind in ("uk_postcode", "ca_postcode"):
+                s = _extend_over_place_words(layout, seg, w, s)
+            out.append(_LineHit(kind, s, e, seg_of[w]))
+    return out
+
+
+def _seg_extent(text: str, hits: list[_LineHit]) -> tuple[int, int]:
+    """Join the address hits of one cell when little but separators lies between them
+    ("220 N Wacker Dr, Suite 1400, Chicago, IL 60606")."""
+    hits = sorted(hits, key=lambda h: h.start)
+    s, e = hits[0].start, hits[0].end
+    for h in hits[1:]:
+        between = text[e:h.start]
+        if h.start <= e or (len(between) <= JOIN_CHARS and not re.search(r"[.!?]\s|\n", between)):
+            e = max(e, h.end)
+    return s, e
+
+
+def _x0(layout: Layout, char: int) -> float:
+    return layout.words[layout.word_at(char)].bbox[0]
+
+
+ADDRESSEE_LINES = 4   # lines above an address searched for the addressee's name
+
+
+def _addressee_above(layout: Layout, vocab: Vocab, segs, seg_box, first: int, anchor: float) -> list[Hit]:
+    """The name line over an address (letters, envelopes, invoices without a "Bill To"):
+    climb the left-aligned lines above the block, over job-title and company lines, to the
+    first line that is wholly a person's name."""
+    h = layout.line_of_word(segs[first][0]).height
+    top = seg_box(first)[1]
+    for _ in range(ADDRESSEE_LINES):
+        above = None
+        for j, seg in enumerate(segs):
+            bx0, by0, bx1, by1 = seg_box(j)
+            if (by0 + by1) / 2 >= top or top - by1 > 1.5 * h or abs(bx0 - anchor) > 1.5 * h:
+                continue
+            if above is None or by1 > seg_box(above)[3]:
+                above = j
+        if above is None:
+            return []
+        words = segs[above]
+        toks = [(layout.offsets[w][0], layout.offsets[w][1], layout.words[w].text) for w in words]
+        if any(c.isdigit() for t in toks for c in t[2]):
+            return []
+        keys = {t[2].lower().strip(".,;:") for t in toks}
+        if keys & vocab.title_words or {normalise_label(k) for k in keys} & vocab.company_words or \
+                keys & {"and", "&"}:
+            top = seg_box(above)[1]
+            continue   # a job title or a company line: the name may be above it
+        r = V.name_value(toks, vocab, loose=False)
+        if r and not r[2] and len(layout.words_in(r[0], r[1])) == len(words) >= 2:
+            return [Hit("name_addressee", r[0], r[1], 0.7)]
+        return []
+    return []
+
+
+def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | None = None) -> list[Hit]:
+    """Address hits of the page; ``label_regex`` (the label lexicon's) vetoes city lines
+    that are really a label and its value."""
+    rx = compile_address_regexes(vocab)
+    segs, seg_of = _segments(layout)
+    raw = _raw_hits(layout, rx, segs, seg_of, label_regex)
+    by_seg: dict[int, list[_LineHit]] = {}
+    for h in raw:
+        by_seg.setdefault(h.seg, []).append(h)
+    text = layout.page.text
+
+    def seg_box(i):
+        ws = segs[i]
+        return (min(layout.words[w].bbox[0] for w in ws), min(layout.words[w].bbox[1] for w in ws),
+                max(layout.words[w].bbox[2] for w in ws), max(layout.words[w].bbox[3] for w in ws))
+
+    def seg_below(i: int, anchor: float) -> int | None:
+        """The nearest segment under segment i that starts near ``anchor``."""
+        x0, y0, x1, y1 = seg_box(i)
+        h = layout.line_of_word(segs[i][0]).height
+        best = None
+        for j, seg in enumerate(segs):
+            bx0, by0, bx1, by1 = seg_box(j)
+            if (by0 + by1) / 2 <= y1 or by0 - y1 > 1.2 * h:
+                continue
+            starts = [w for w in seg if abs(layout.words[w].bbox[0] - anchor) <= 1.5 * h]
+            hit_starts = [hh for hh in by_seg.get(j, []) if abs(_x0(layout, hh.start) - anchor) <= 1.5 * h]
+            if not starts and not hit_starts:
+                continue
+            if best is None or by0 < seg_box(best)[1]:
+                best = j
+        return best
+
+    out: list[Hit] = []
+    used: set[int] = set()
+    order = sorted(by_seg, key=lambda i: (seg_box(i)[1], seg_box(i)[0]))
+    for si in order:
+        if si in used:
+            continue
+        anchor = _x0(layout, min(h.start for h in by_seg[si]))
+        block = [si]
+        cur = si
+        while True:
+            if {h.kind for h in by_seg.get(cur, [])} & _ENDS_ADDRESS:
+                break   # the city/postcode line closes an address: what follows is not it
+            nxt = seg_below(cur, anchor)
+            if nxt is None or nxt in used:
+                break
+            if nxt in by_seg:
+                block.append(nxt)
+                cur = nxt
+                continue
+            nxt2 = seg_below(nxt, anchor)
+            if nxt2 is not None and nxt2 in by_seg and len(segs[nxt]) <= 4 and \
+                    not any("@" in layout.words[w].text for w in segs[nxt]):
+                block.extend([nxt, nxt2])
+                cur = nxt2
+                continue
+            break
+        used.update(block)
+        kinds = {h.kind for b in block for h in by_seg.get(b, [])}
+        if not [k for k in kinds if k not in _NEEDS_COMPANY] and len([b for b in block if b in by_seg]) < 2:
+            continue   # a lone EU-style line is too weak on its own
+        score = max(_SCORES[k] for k in kinds)
+        if len(block) > 1:
+            score = min(0.95, score + 0.05)
+        runs = []
+        for b in block:
+            if b in by_seg:
+                hs = [h for h in by_seg[b]]
+                ss, ee = _seg_extent(text, hs)
+                runs.append((ss, ee))
+            else:
+                runs.append(layout.span_of_words(segs[b]))
+        ranges: list[tuple[int, int]] = []
+        for ss, ee in runs:
+            if ranges and ranges[-1][1] <= ss and layout.contiguous(ranges[-1][1], ss):
+                ranges[-1] = (ranges[-1][0], ee)
+            else:
+                ranges.append((ss, ee))
+        if any(by_seg.get(b) and {h.kind for h in by_seg[b]} & {"street", "po_box"} for b in block):
+            out.extend(_addressee_above(layout, vocab, segs, seg_box, block[0], anchor))
+        rule = "address_block" if len(block) > 1 else _RULES[sorted(kinds)[0]]
+        for ss, ee in ranges:
+            out.append(Hit(rule, ss, ee, score))
+    return out
+
+
+# between the cells of one address row: separators, and at most a state code OCR did not
+# read as one ("New Dawnmouth | wi | 39646")
+_ROW_SEP = re.compile(r"[ ,;|\-–]*(?:[A-Za-z]{2}\.?[ ,;|\-–]+)?")
+_ZIP_AFTER = re.compile(r"[ ,;|\-–]*(?:[A-Za-z]{2}\.?[ ,;|\-–]+)?"
+                        r"(?:\d{5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d)(?![\w])")
+_POSTCODE_ONLY = re.compile(
+    r"\d{4,5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}")
+ROW_GAP = 30.0  # text heights between the cells of one address row (nothing else between)
+
+
+def join_address_rows(layout: Layout, spans: list, text: str) -> list:
+    """One address written across the cells of a form row ("HOME ADDRESS | CITY | STATE |
+    ZIP"): an ADDRESS span followed on the same line by ADDRESS or LOCATION spans, with only
+    separators between, becomes one ADDRESS span; a ZIP or postal code right after it joins
+    too. ``spans`` are merged, non-overlapping Span objects sorted by start."""
+    out: list = []
+    for sp in spans:
+        prev = out[-1] if out else None
+        # a LOCATION cell (city, state) or a bare postcode continues the address; a full
+        # address line beside it is the next column's own address
+        continues = sp.type == "LOCATION" or (sp.type == "ADDRESS" and _POSTCODE_ONLY.fullmatch(sp.text))
+        if prev is not None and prev.type == "ADDRESS" and continues \
+                and _ROW_SEP.fullmatch(text[prev.end:sp.start]) and _close(layout, prev.end, sp.start):
+            out[-1] = prev.with_(end=sp.end, score=max(prev.score, sp.score), text=text[prev.start:sp.end])
+            continue
+        out.append(sp)
+    final = []
+    for k, sp in enumerate(out):
+        if sp.type == "ADDRESS":
+            m = _ZIP_AFTER.match(text, sp.end)
+            nxt = out[k + 1].start if k + 1 < len(out) else len(text)
+            if m and m.end() <= nxt and _close(layout, sp.end, m.end() - 1):
+                sp = sp.with_(end=m.end(), text=text[sp.start:m.end()])
+        final.append(sp)
+    return final
+
+
+def _close(layout: Layout, end: int, start: int) -> bool:
+    a, b = layout.word_at(end - 1), layout.word_at(start)
+    if a is None or b is None:
+        return False
+    if a == b:
+        return True
+    (_, ay0, ax1, ay1), (bx0, by0, _, by1) = layout.words[a].bbox, layout.words[b].bbox
+    # the same row: overlapping vertically (OCR may give each cell its own line)
+    if min(ay1, by1) - max(ay0, by0) < 0.5 * min(ay1 - ay0, by1 - by0):
+        return False
+    h = layout.line_of_word(a).height
+    return 0 <= bx0 - ax1 <= ROW_GAP * h

@@ -1,0 +1,65 @@
+"""Multi-line value blocks: the lines of an address (or a party block) that sit under one
+another, left-aligned, with ordinary line spacing; and turning per-line word runs into
+spans (one span over several lines when nothing else lies between them in the text)."""
+from __future__ import annotations
+
+from typing import Callable
+
+from plugins.rules.layout import Layout, Line
+
+Run = list[int]   # word indices of one line, left to right
+
+
+def run_from(layout: Layout, line: Line, first: int, max_gap_factor: float = 2.0,
+             stop: Callable[[int], bool] | None = None) -> Run:
+    """Words of ``line`` from word ``first`` to the right while the gap to the next word
+    stays under ``max_gap_factor`` text heights and ``stop(word)`` is false."""
+    pos = line.words.index(first)
+    run = [first]
+    for w in line.words[pos + 1:]:
+        gap = layout.words[w].bbox[0] - layout.words[run[-1]].bbox[2]
+        if gap > max_gap_factor * line.height or (stop and stop(w)):
+            break
+        run.append(w)
+    return run
+
+
+def lines_under(layout: Layout, top_run: Run, anchor_x0: float, max_lines: int,
+                stop: Callable[[Run], bool], max_gap_factor: float = 1.2,
+                word_stop: Callable[[int], bool] | None = None) -> list[Run]:
+    """The runs of up to ``max_lines`` lines under ``top_run`` that start near ``anchor_x0``
+    (left-aligned block), each within ``max_gap_factor`` text heights of the one above.
+    ``stop(run)`` ends the block before that run."""
+    out: list[Run] = []
+    prev = top_run
+    for _ in range(max_lines):
+        line = layout.line_of_word(prev[0])
+        h = line.height
+        y1 = max(layout.words[w].bbox[3] for w in prev)
+        x1 = max(layout.words[w].bbox[2] for w in prev)
+        cands = layout.lines_below(anchor_x0 - h, x1, y1, h, max_gap_factor * h, 0.0)
+        if not cands:
+            break
+        below = cands[0]
+        starts = [w for w in below.words if abs(layout.words[w].bbox[0] - anchor_x0) <= 1.5 * h]
+        if not starts:
+            break
+        run = run_from(layout, below, starts[0], stop=word_stop)
+        if stop(run):
+            break
+        out.append(run)
+        prev = run
+    return out
+
+
+def runs_to_ranges(layout: Layout, runs: list[Run]) -> list[tuple[int, int]]:
+    """Character ranges of word runs; consecutive runs become one range when only
+    whitespace separates them in the page text."""
+    out: list[tuple[int, int]] = []
+    for run in runs:
+        s, e = layout.span_of_words(run)
+        if out and out[-1][1] <= s and layout.contiguous(out[-1][1], s):
+            out[-1] = (out[-1][0], e)
+        else:
+            out.append((s, e))
+    return out

@@ -1,0 +1,505 @@
+"""Label-driven key-value rules: find label phrases ("Acct #", "Name:", "Bill To") on the page
+and give their type to the value beside them (right, same line) or under them (next line in
+the label's column: form cells and table headers), using the word boxes."""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+
+from plugins.rules import values as V
+from plugins.rules.blocks import Run, lines_under, run_from, runs_to_ranges
+from plugins.rules.hits import Hit
+from plugins.rules.layout import Layout, Line
+from plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, normalise_label
+
+# How far (in text heights) a value may sit from its label and its own words from each other.
+RIGHT_GAP_STRONG = 12.0
+RIGHT_GAP_WEAK = 1.5
+WORD_GAP = 2.2
+CELL_GAP = 2.5
+BELOW_GAP = 2.5
+MAX_TABLE_ROWS = 40
+MAX_BLOCK_LINES = 5
+FUZZY_CUTOFF = 0.84
+MAX_LISTED_NAMES = 8
+COLUMN_WORD_GAP = 3.0    # inside a column the next header bounds the value: boxed fields
+                         # ("964 | 46 | 5449") may space their parts widely
+
+FILLERS = {"is", "was", "are", "will", "be", "of", "=", "-", "", "#", "no", "number", "nr", "reads",
+           "ending", "in", "on", "file"}
+JUNK = "‘’'`\"“”|•·*~^_.,;:!-–—=+"
+_STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))")
+_PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
+
+
+@dataclass(frozen=True)
+class LabelHit:
+    start: int               # first character of the label
+    end: int                 # after the label, its number word and its ':' / '#'
+    key: str                 # normalised phrase
+    has_num: bool
+    has_term: bool
+    words: tuple[int, ...]   # words the label covers (partly or fully)
+    line: Line
+    first_on_line: bool
+    cell_alone: bool
+
+    @property
+    def strong(self) -> bool:
+        return self.has_term or self.has_num or self.cell_alone
+
+
+@dataclass(frozen=True)
+class _Match:
+    """A label occurrence: what the regex found, or a misread label before a colon."""
+    start: int
+    end: int
+    phrase_end: int
+    key: str
+    num: bool
+    term: bool
+
+
+def _split_across_cells(layout: Layout, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
+    """A phrase whose words lie in different cells ("CITY   STATE   ZIP CODE" as three
+    header cells) is several labels: match again inside each cell."""
+    out = []
+    for m in matches:
+        words = layout.words_in(m.start, m.end)
+        cuts = [k for k in range(1, len(words))
+                if layout.word_line[words[k]] == layout.word_line[words[k - 1]] and
+                layout.words[words[k]].bbox[0] - layout.words[words[k - 1]].bbox[2]
+                > 2 * layout.line_of_word(words[k]).height]
+        if not cuts:
+            out.append(m)
+            continue
+        bounds = [0] + cuts + [len(words)]
+        for a, b in zip(bounds, bounds[1:]):
+            lo = max(m.start, layout.offsets[words[a]][0])
+            hi = min(m.end, layout.offsets[words[b - 1]][1]) if b < len(words) else m.end
+            out.extend(_regex_matches(layout.page.text, lex, lo, hi))
+    return out
+
+
+def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | None = None) -> list[_Match]:
+    out = []
+    for m in lex.regex.finditer(text, pos, len(text) if endpos is None else endpos):
+        if re.match(r"[ .]*box\b", text[m.end("phrase"):], re.I):
+            continue   # "P.O. Box" is an address, not a purchase-order label
+        out.append(_Match(m.start(), m.end(), m.end("phrase"), normalise_label(m.group("phrase")),
+                          bool(m.group("num")), bool(m.group("term"))))
+    return out
+
+
+_COLON_LABEL = re.compile(r"(?<![\w])((?:[A-Za-z][\w'’./\-]*[ ]){0,2}[A-Za-z][\w'’./\-]*?)[ ]?([#:])")
+
+
+def _fuzzy_matches(text: str, lex: LabelLexicon, taken: list[_Match]) -> list[_Match]:
+    """Words before a colon (or '#') are a label by form: when OCR misread them ("Custmer
+    Nane:"), take the lexicon phrase they are closest to (similarity >= FUZZY_CUTOFF)."""
+    keys = [k for k in lex.groups_of if len(k) >= 4]
+    out = []
+    for m in _COLON_LABEL.finditer(text):
+        if any(t.start < m.end() and m.start() < t.end for t in taken):
+            continue
+        words = m.group(1).split(" ")
+        for k in range(len(words)):       # longest phrase first
+            phrase = " ".join(words[k:])
+            key = normalise_label(phrase)
+            if len(key) < 4 or lex.stop_regex.fullmatch(phrase):
+                continue
+            close = difflib.get_close_matches(key, keys, n=1, cutoff=FUZZY_CUTOFF)
+            if close:
+                start = m.start(1) + len(" ".join(words[:k])) + (1 if k else 0)
+                out.append(_Match(start, m.end(), m.end(1), close[0], m.group(2) == "#", True))
+                break
+    return out
+
+
+def _compounds(layout: Layout, matches: list[_Match]) -> list[_Match]:
+    """Labels written next to each other are one label whose last word names the field:
+    "Employer Address" is an address, "Customer Account Number" an account number."""
+    out: list[_Match] = []
+    for m in matches:
+        prev = out[-1] if out else None
+        if prev is not None and not prev.term and not prev.num and \
+                layout.page.text[prev.end:m.start] in (" ", ""):
+            a, b = layout.word_at(prev.end - 1), layout.word_at(m.start)
+            if a is not None and b is not None and layout.word_line[a] == layout.word_line[b]:
+                h = layout.line_of_word(a).height
+                if layout.words[b].bbox[0] - layout.words[a].bbox[2] <= 1.2 * h:
+                    out[-1] = _Match(prev.start, m.end, m.phrase_end, m.key, m.num, m.term)
+                    continue
+        out.append(m)
+    return out
+
+
+# words in parentheses, not a number: "(E75518)" after a label is its value
+_ANNOTATION = re.compile(r"[ ]?\((?![^)]*\d{2})[^()\n]{0,40}\)[ ]?(?P<term>[:#])?")
+
+
+def _with_annotations(text: str, matches: list[_Match]) -> list[_Match]:
+    """A parenthesis right after a label belongs to it: "NAME (Last, First, M.I.)",
+    "HOME ADDRESS (Number and Street)"."""
+    out = []
+    for m in matches:
+        a = _ANNOTATION.match(text, m.end)
+        if a:
+            m = _Match(m.start, a.end(), m.phrase_end, m.key, m.num, m.term or bool(a.group("term")))
+        out.append(m)
+    return out
+
+
+def _label_hits(layout: Layout, lex: LabelLexicon) -> list[LabelHit]:
+    text = layout.page.text
+    out = []
+    matches = _split_across_cells(layout, lex, _regex_matches(text, lex))
+    matches += _fuzzy_matches(text, lex, matches)
+    matches = _with_annotations(text, _compounds(layout, sorted(matches, key=lambda m: m.start)))
+    for m in matches:
+        words = layout.words_in(m.start, m.end)
+        if not words:
+            continue
+        # a label wrapped onto the next line belongs to the line where it ends
+        line = layout.line_of_word(words[-1])
+        if len({layout.word_line[w] for w in words}) > 2:
+            continue
+        h = line.height
+        on_line = [w for w in words if layout.word_line[w] == line.index]
+        gap_b = layout.gap_before(on_line[0])
+        # OCR often puts specks before a label ("‘SHIP TO"): they do not count as text
+        lead = text[layout.offsets[on_line[0]][0]:max(m.start, layout.offsets[on_line[0]][0])]
+        first_on_line = not lead.strip(JUNK) and (gap_b is None or gap_b > 2 * h)
+        # something close to the right of the label (in the same word, or the next word)?
+        last = words[-1]
+        if m.end < layout.offsets[last][1] and text[m.end:layout.offsets[last][1]].strip(" :#.-"):
+            right_close = True
+        else:
+            nxt = layout.next_in_line(last)
+            right_close = nxt is not None and \
+                layout.words[nxt].bbox[0] - layout.words[last].bbox[2] <= CELL_GAP * h
+        out.append(LabelHit(m.start, m.end, m.key, m.num, m.term, tuple(words), line,
+                            first_on_line, first_on_line and not right_close))
+    return out
+
+
+def _stop_starts(layout: Layout, lex: LabelLexicon) -> tuple[set[int], set[int]]:
+    """Start characters of stop labels ("Amount:", "Qty"): those that clearly begin a new
+    field, and all of them."""
+    text = layout.page.text
+    clear, every = set(), set()
+    for m in lex.stop_regex.finditer(text):
+        w = layout.word_at(m.start())
+        if w is None or layout.offsets[w][0] != m.start():
+            continue
+        every.add(m.start())
+        gap = layout.gap_before(w)
+        h = layout.line_of_word(w).height
+        if m.group(0).rstrip().endswith((":", "#")) or gap is None or gap > 1.5 * h:
+            clear.add(m.start())
+    return clear, every
+
+
+class LabelRules:
+    """Runs the label lexicon over one page."""
+
+    def __init__(self, layout: Layout, lex: LabelLexicon, vocab: Vocab):
+        self.layout = layout
+        self.lex = lex
+        self.vocab = vocab
+        self.text = layout.page.text
+        self.labels = _label_hits(layout, lex)
+        # where a value must end: the start of a clear label or stop label
+        self.terminators = {lh.start for lh in self.labels if lh.strong or lh.first_on_line}
+        clear_stops, self.stop_starts = _stop_starts(layout, lex)
+        self.terminators |= clear_stops
+        self.label_words = {w for lh in self.labels if lh.strong for w in lh.words}
+        self.label_starts = {lh.start for lh in self.labels}
+        self.terminator_words = {layout.word_at(t) for t in self.terminators} - {None}
+
+    # --- tokens ---------------------------------------------------------------------------
+    def _is_terminator_word(self, w: int) -> bool:
+        return w in self.terminator_words
+
+    def right_tokens(self, lh: LabelHit) -> list[V.Token]:
+        """Tokens on the label's line after it, up to the next label or a wide gap."""
+        lay = self.layout
+        h = lh.line.height
+        toks: list[V.Token] = []
+        last = lh.words[-1]
+        ls, le = lay.offsets[last]
+        if lh.end < le and self.text[lh.end:le].strip(JUNK):
+            toks.append((lh.end, le, self.text[lh.end:le]))
+        first_gap = RIGHT_GAP_STRONG if lh.strong else RIGHT_GAP_WEAK
+        prev = last
+        w = lay.next_in_line(last)
+        if w is None and not toks:
+            # OCR often puts a form's value column in another block: take the word to the
+            # right at the same height, whatever line it was given
+            w = self._word_right_of(last, first_gap * h)
+        while w is not None:
+            gap = lay.words[w].bbox[0] - lay.words[prev].bbox[2]
+            limit = first_gap if not toks else WORD_GAP
+            if gap > limit * h or self._is_terminator_word(w):
+                break
+            s, e = lay.offsets[w]
+            if not _speck(lay.words[w]):
+                if not toks and s in self.stop_starts:
+                    break   # "Agency Commission": the next field's name, not a value
+                toks.append((s, e, self.text[s:e]))
+                prev = w
+            w = lay.next_in_line(w)
+        return [t for t in toks if t[2].strip()]
+
+    def _word_right_of(self, word: int, max_gap: float) -> int | None:
+        lay = self.layout
+        x0, y0, x1, y1 = lay.words[word].bbox
+        own = lay.word_line[word]
+        best = None
+        for i, wb in enumerate(lay.words):
+            if lay.word_line[i] == own:
+                continue
+            bx0, by0, bx1, by1 = wb.bbox
+            overlap = min(y1, by1) - max(y0, by0)
+            if bx0 < x1 - 2 or bx0 - x1 > max_gap or overlap < 0.5 * min(y1 - y0, by1 - by0):
+                continue
+            if best is None or bx0 < lay.words[best].bbox[0]:
+                best = i
+        return best
+
+    def _column(self, lh: LabelHit) -> tuple[float, float]:
+        """Horizontal range of the label's column: from a little left of it to just before
+        the next label on its line (table header) or a generous width."""
+        lay = self.layout
+        h = lh.line.height
+        x0 = min(lay.words[w].bbox[0] for w in lh.words)
+        x1 = max(lay.words[w].bbox[2] for w in lh.words)
+        y0 = min(lay.words[w].bbox[1] for w in lh.words)
+        y1 = max(lay.words[w].bbox[3] for w in lh.words)
+        # the next header cell at the same height, whatever OCR line it was put in
+        nxt = [b.bbox[0] for w, b in enumerate(lay.words)
+               if w not in lh.words and b.bbox[0] > x1 and
+               min(y1, b.bbox[3]) - max(y0, b.bbox[1]) > 0.5 * min(y1 - y0, b.bbox[3] - b.bbox[1]) and
+               self._is_terminator_word(w)]
+        limit = min(nxt) - 0.3 * h if nxt else x1 + 30 * h
+        return x0 - 1.0 * h, max(limit, x1)
+
+    def tokens_below(self, lh: LabelHit, top_y: float, col: tuple[float, float],
+                     max_gap: float) -> tuple[list[V.Token], list[int]]:
+        """Tokens of the first line under ``top_y`` within the column, and their words."""
+        lay = self.layout
+        h = lh.line.height
+        x0, x1 = col
+        label_x1 = max(lay.words[w].bbox[2] for w in lh.words)
+        cands = lay.lines_below(x0, min(x1, label_x1 + 1.0 * h), top_y, h, max_gap * h, 0.0)
+        for line in cands:
+            starts = [w for w in line.words if lay.words[w].bbox[2] > x0 and lay.words[w].bbox[0] < x1]
+            if not starts:
+                continue
+            # a long value of the column to the left may reach into this one: start at the
+            # first word that begins inside the column when there is one
+            inside = [w for w in starts if lay.words[w].bbox[0] >= x0]
+            first = inside[0] if inside else starts[0]
+            # a column closed by the next header takes its whole width; an open one stops
+            # at a wide gap
+            run = run_from(lay, line, first, COLUMN_WORD_GAP if x1 > label_x1 + 29 * h else 1e9,
+                           stop=lambda w: lay.words[w].bbox[0] >= x1 or self._is_terminator_word(w))
+            if self._is_terminator_word(run[0]):
+                return [], []
+            return [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in run], run
+        return [], []
+
+    # --- values ---------------------------------------------------------------------------
+    def _groups(self, lh: LabelHit) -> list[LabelGroup]:
+        entries = self.lex.groups_of.get(lh.key) or self.lex.groups_of.get(lh.key.rstrip("."), ())
+        groups = [g for g, strict in entries if lh.strong or not strict]
+        if lh.has_num and any(g.suffix for g in groups):
+            groups = [g for g in groups if g.suffix]
+        return groups
+
+    def _value(self, group: LabelGroup, toks: list[V.Token], strong: bool) -> list[Hit]:
+        kind = group.value
+        if kind not in ("name", "organization"):
+            # "Your member ID is 88A-20-1174", "account number: 123"
+            while toks and toks[0][2].lower().strip(".:") in FILLERS:
+                toks = toks[1:]
+        if not toks:
+            return []
+        if kind == "name":
+            # a name ends where any label begins ("Patient Name DOE JOHN DOB 01/01/1950")
+            cut = next((k for k, t in enumerate(toks) if k and t[0] in self.label_starts), len(toks))
+            toks = toks[:cut]
+            # one name, or a list of them ("To: Samuel Pace; Lawrence Wilkinson")
+            hits = []
+            while toks and len(hits) < MAX_LISTED_NAMES:
+                r = V.name_value(toks, self.vocab, loose=strong)
+                if r is None:
+                    break
+                s, e, org = r
+                hits.append(Hit("label_organization" if org else group.rule, s, e, group.score))
+                rest = [t for t in toks if t[0] >= e]
+                sep = self.text[e:rest[0][0]] if rest else ""
+                if not re.fullmatch(r"[ ]?[;:/,&][ ]?|[ ](?:and|&)[ ]", sep):
+                    break
+                toks = rest
+            return hits
+        if kind == "organization":
+            r = V.organization_value(toks)
+        elif kind == "id":
+            r = V.id_value(toks, strong)
+        elif kind == "card":
+            r = V.id_value(toks, strong, min_digits=4)
+        elif kind == "phone":
+            r = V.phone_value(toks)
+        elif kind == "email":
+            r = V.email_value(toks, strong)
+        elif kind == "online":
+            r = V.online_value(toks, self.vocab) if strong else None
+        elif kind == "date":
+            r = V.date_value(toks)
+        else:
+            return []
+        return [] if r is None else [Hit(group.rule, r[0], r[1], group.score)]
+
+    def _block_stop(self, run: Run) -> bool:
+        lay = self.layout
+        first = run[0]
+        if self._is_terminator_word(first) or first in self.label_words:
+            return True
+        text = " ".join(lay.words[w].text for w in run)
+        if not re.search(r"[A-Za-z0-9]", text) or "@" in text or _PHONE_LINE.match(text):
+            return True
+        return re.match(r"(?i)(?:https?://|www\.)", text) is not None
+
+    def _block(self, lh: LabelHit, first_run: Run) -> list[Run]:
+        lay = self.layout
+        anchor = lay.words[first_run[0]].bbox[0]
+        more = lines_under(lay, first_run, anchor, MAX_BLOCK_LINES - 1, self._block_stop,
+                           word_stop=self._is_terminator_word)
+        return [first_run] + more
+
+    def _first_run(self, lh: LabelHit, toks: list[V.Token]) -> Run | None:
+        """The value's first line as a word run: the tokens right of the label, else the
+        line in the label's column under it."""
+        lay = self.layout
+        if toks:
+            ws = [w for w in lay.words_in(toks[0][0], toks[-1][1])]
+            return ws or None
+        if not lh.strong:
+            return None
+        _, run = self.tokens_below(lh, lh.line.y1, self._column(lh), BELOW_GAP)
+        return run or None
+
+    def _address_value(self, group: LabelGroup, lh: LabelHit, toks: list[V.Token]) -> list[Hit]:
+        if not lh.strong:
+            # without a colon or a cell of its own, "billing"/"address" in running text
+            # only counts before something that starts like a street line
+            if group.value == "party" or not toks or not _STREETISH.match(toks[0][2].lstrip(JUNK)):
+                return []
+        if toks and any("@" in t[2] for t in toks):
+            return []
+        run = self._first_run(lh, toks)
+        if not run:
+            return []
+        runs = self._block(lh, run)
+        hits = []
+        if group.value == "party":
+            lead = 0
+            for r in runs[:2]:
+                rtoks = [(self.layout.offsets[w][0], self.layout.offsets[w][1], self.layout.words[w].text)
+                         for w in r]
+                rtoks = [t for t in rtoks if t[0] >= lh.end or t[1] > lh.end]
+                if rtoks and rtoks[0][0] < lh.end:
+                    rtoks[0] = (lh.end, rtoks[0][1], self.text[lh.end:rtoks[0][1]])
+                if any(c.isdigit() for t in rtoks for c in t[2]):
+                    break
+                nv = V.name_value(rtoks, self.vocab, loose=False)
+                if nv is None:
+                    break
+                s, e, org = nv
+                hits.append(Hit("label_party_organization" if org else "label_party", s, e, group.score))
+                lead += 1
+            runs = runs[lead:]
+            rule = "label_party_address"
+        else:
+            rule = group.rule
+        if runs:
+            # the first run may start with the label itself: begin after it
+            ranges = runs_to_ranges(self.layout, runs)
+            for s, e in ranges:
+                s = max(s, lh.end) if s <= lh.end < e else s
+                s, e = _trim(self.text, s, e, JUNK)
+                if e > s and re.search(r"[A-Za-z0-9]", self.text[s:e]):
+                    hits.append(Hit(rule, s, e, group.score))
+        return hits
+
+    def _table_rows(self, group: LabelGroup, lh: LabelHit, first_run: list[int]) -> list[Hit]:
+        """More values under the first one in the same column (a table under its header)."""
+        lay = self.layout
+        col = self._column(lh)
+        hits = []
+        top = max(lay.words[w].bbox[3] for w in first_run)
+        for _ in range(MAX_TABLE_ROWS):
+            toks, run = self.tokens_below(lh, top, col, BELOW_GAP)
+            if not run:
+                break
+            got = self._value(group, toks, group.value != "name")
+            if group.value == "name" and got and len(lay.words_in(got[0].start, got[0].end)) < 2:
+                got = []
+            if not got:
+                break
+            hits.extend(got)
+            top = max(lay.words[w].bbox[3] for w in run)
+        return hits
+
+    def find(self) -> list[Hit]:
+        hits: list[Hit] = []
+        for lh in self.labels:
+            groups = self._groups(lh)
+            if not groups:
+                continue
+            toks = self.right_tokens(lh)
+            if V.is_blank(toks):
+                toks = []
+            found: list[Hit] = []
+            for g in groups:
+                if g.value in ("address", "party"):
+                    found = self._address_value(g, lh, toks)
+                else:
+                    found = self._value(g, toks, lh.strong)
+                if found:
+                    break
+            if found or toks or not lh.strong:
+                hits.extend(found)
+                continue
+            # nothing on the right: the value sits under the label (form cell, table column)
+            btoks, run = self.tokens_below(lh, lh.line.y1, self._column(lh), BELOW_GAP)
+            if not run:
+                continue
+            for g in groups:
+                if g.value in ("address", "party"):
+                    continue   # handled above through _first_run
+                found = self._value(g, btoks, True)
+                if found:
+                    hits.extend(found)
+                    hits.extend(self._table_rows(g, lh, run))
+                    break
+        return hits
+
+
+def _speck(w) -> bool:
+    """A one- or two-character word OCR was not sure of: dirt, not a value."""
+    return 0 <= w.conf < 20 and len(w.text.strip()) <= 2
+
+
+def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:
+    while s < e and (text[s] in " \n:#,;-" or text[s] in lead):
+        s += 1
+    while e > s and text[e - 1] in " \n,;:":
+        e -= 1
+    return s, e
+
+
+def find_label_hits(layout: Layout, lex: LabelLexicon, vocab: Vocab) -> list[Hit]:
+    return LabelRules(layout, lex, vocab).find()

@@ -1,0 +1,142 @@
+"""Text-pattern rules: regexes from mappings/rules/patterns.yaml over the page text, each
+match confirmed by its named validator (checksums and structural checks on the
+OCR-normalised value)."""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from plugins.rules import checksums as cs
+from plugins.rules.hits import Hit, trim
+from plugins.rules.lexicon import Pattern
+
+
+def _digits_ok(text: str, minimum: float = 0.7) -> bool:
+    return cs.real_digit_share(text) >= minimum
+
+
+def _card_grouping(t: str) -> bool:
+    """Cards are printed in one run or in groups of four (Amex 4-6-5, Diners 4-6-4); OCR may
+    drop a space, so a group may be a multiple of four. Table columns ("30 10 25") are not."""
+    groups = [g for g in re.split(r"[ \-]+", t.strip()) if g]
+    if len(groups) == 1:
+        return True
+    lens = [len(g) for g in groups]
+    if lens in ([4, 6, 5], [4, 6, 4]):
+        return True
+    return all(n % 4 == 0 for n in lens[:-1]) and 1 <= lens[-1] <= 8
+
+
+def _card(t: str) -> bool:
+    return _digits_ok(t) and _card_grouping(t) and cs.card_valid(cs.ocr_digits(t))
+
+
+def _ssn(t: str) -> bool:
+    return _digits_ok(t) and cs.ssn_valid(cs.ocr_digits(t))
+
+
+def _ein(t: str) -> bool:
+    return _digits_ok(t) and cs.ein_valid(cs.ocr_digits(t))
+
+
+def _aba(t: str) -> bool:
+    return t.isdigit() and cs.aba_valid(t)
+
+
+def _iban(t: str) -> bool:
+    return cs.iban_valid(t)
+
+
+def _ipv4(t: str) -> bool:
+    return cs.ipv4_valid(t)
+
+
+def _phone_nanp(t: str) -> bool:
+    main = re.split(r"(?i)ext|x|#|extension", t)[0]
+    d = cs.ocr_digits(main)
+    if not _digits_ok(main):
+        return False
+    if len(d) == 11 and d[0] == "1":
+        d = d[1:]
+    if len(d) != 10 or d[0] in "01" or d[3] in "01" and not t.lstrip().startswith("("):
+        return False
+    return len(set(d)) > 2
+
+
+def _phone_intl(t: str) -> bool:
+    main = re.split(r"(?i)ext|x", t)[0]
+    d = cs.ocr_digits(main.lstrip("+").lstrip("0"))
+    return _digits_ok(main) and 8 <= len(d) <= 15
+
+
+def _phone_national(t: str) -> bool:
+    d = cs.ocr_digits(t)
+    if not _digits_ok(t) or not 9 <= len(d) <= 12:
+        return False
+    # a national number is grouped (spaces, dashes, slash, parentheses) or is 10-11 digits
+    # starting with the trunk 0; a date like 01.02.2024 is not a phone number
+    if re.fullmatch(r"\d{1,2}[./\-]\d{1,2}[./\-]\d{2,4}", t.strip()):
+        return False
+    return len(set(d)) > 2
+
+
+def _date_numeric(t: str) -> bool:
+    parts = [p for p in re.split(r"[/.\- ]+", t) if p]
+    if len(parts) != 3:
+        return False
+    a, b, y = (int(p) for p in parts)
+    # month/day in either order (US and European forms)
+    return ((1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)) and (
+        len(parts[2]) == 2 or 1900 <= y <= 2099)
+
+
+def _month_capitalised(t: str) -> bool:
+    # "may 2024" in running text is rarely a date; real date month names are capitalised
+    return t[:1].isupper()
+
+
+def _email(t: str) -> bool:
+    local, _, domain = t.replace(" ", "").partition("@")
+    return bool(local) and "." in domain and not domain.startswith(".")
+
+
+def _long_number(t: str) -> bool:
+    d = re.sub(r"\D", "", t)
+    return len(d) >= 6 and len(set(d)) > 1
+
+
+def _alnum_code(t: str) -> bool:
+    # letters and digits mixed; pure numbers are the other rule's, pure words are no code
+    return any(c.isalpha() for c in t) and sum(c.isdigit() for c in t) >= 5 and len(t) >= 6
+
+
+VALIDATORS: dict[str, Callable[[str], bool]] = {
+    "card": _card, "ssn": _ssn, "ein": _ein, "aba": _aba, "iban": _iban, "ipv4": _ipv4,
+    "phone_nanp": _phone_nanp, "phone_intl": _phone_intl, "phone_national": _phone_national,
+    "date_numeric": _date_numeric, "month_capitalised": _month_capitalised, "email": _email,
+    "long_number": _long_number, "alnum_code": _alnum_code,
+}
+
+
+def check_validators(patterns: tuple[Pattern, ...]) -> None:
+    for p in patterns:
+        if p.validate and p.validate not in VALIDATORS:
+            raise ValueError(f"pattern {p.rule!r} names unknown validator {p.validate!r}")
+
+
+def find_pattern_hits(text: str, patterns: tuple[Pattern, ...]) -> list[Hit]:
+    """Every validated match of every pattern (matches may overlap; merging decides)."""
+    hits: list[Hit] = []
+    for p in patterns:
+        for m in p.regex.finditer(text):
+            start, end = m.span(p.group) if p.group else m.span()
+            start, end = trim(text, start, end, " \n\t,;:")
+            if end <= start:
+                continue
+            value = text[start:end]
+            if "\n" in value and p.rule not in ("address_block",):
+                continue   # a number's parts on two lines are two things
+            if p.validate and not VALIDATORS[p.validate](value):
+                continue
+            hits.append(Hit(p.rule, start, end, p.score))
+    return hits

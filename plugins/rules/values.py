@@ -1,0 +1,227 @@
+"""What a value of each kind looks like: given the tokens that follow a label (or sit under
+it), return the character range of the value, or None when the tokens do not look like one.
+
+Tokens are (start, end, text) triples in page-text characters, in reading order of one
+line. Kinds: name, organization, id, card, phone, email, online, date."""
+from __future__ import annotations
+
+import re
+
+from plugins.rules import checksums as cs
+from plugins.rules.lexicon import Vocab, normalise_label
+
+Token = tuple[int, int, str]
+
+_STRIP = " ,;:()[]{}\"'`_‘’“”|•·~^"
+_MONEY = re.compile(r"^[(\-]?[$€£¥]|^\(?-?\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?\)?$|^-?\d+\.\d{2}$|%$"
+                    r"|^(?:USD|EUR|GBP)$")
+_NAME_WORD = re.compile(r"^[A-Z][A-Za-z'’\-]*\.?$|^[A-Z]\.(?:[A-Z]\.)*$")
+_LOWER_WORD = re.compile(r"^[a-z][a-z'’\-]+$")
+# '@' is how OCR often reads a 0 in a number
+_ID_TOKEN = re.compile(r"^[#@]?[A-Za-z0-9*][A-Za-z0-9*\-/._#:@]*$")
+_PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlS|()\-./]*[0-9][0-9OoIlS|()\-./]*$")
+_EXT_TOKEN = re.compile(r"^(?:ext\.?|x|extension|#)(?:\d{1,6})?$", re.I)
+_DATE_TOKEN = re.compile(
+    r"^(?:[0-9OoIl]{1,4}(?:[/.\-][0-9OoIl]{1,4}){0,2}(?:st|nd|rd|th)?|[A-Za-z]{3,9}\.?)$")
+_MONTHS = {"jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun", "june",
+           "jul", "july", "aug", "august", "sep", "sept", "september", "oct", "october", "nov",
+           "november", "dec", "december"}
+_ORG_JOINERS = ("of", "and", "&", "the", "de", "für", "du", "la")
+_EMPTY = re.compile(r"^[_.\-–—:|/\\]*$")
+
+
+def strip_token(tok: Token, chars: str = _STRIP) -> Token | None:
+    s, e, t = tok
+    while s < e and t and t[0] in chars:
+        s, t = s + 1, t[1:]
+    while e > s and t and t[-1] in chars:
+        e, t = e - 1, t[:-1]
+    return (s, e, t) if t else None
+
+
+def is_blank(tokens: list[Token]) -> bool:
+    """Only fill-in lines, dots or punctuation: an empty form field."""
+    return all(_EMPTY.match(t[2]) for t in tokens)
+
+
+def is_money(text: str) -> bool:
+    return bool(_MONEY.search(text.strip()))
+
+
+def name_value(tokens: list[Token], vocab: Vocab, loose: bool) -> tuple[int, int, bool] | None:
+    """A person's (or organisation's) name: capitalised words, initials, particles, "Smith,
+    John"; honorifics are skipped. ``loose`` (after a strong label) also accepts lower-case
+    words. Returns (start, end, is_organization)."""
+    words: list[Token] = []
+    org = False
+    i = 0
+    honorifics = {h.lower() for h in vocab.honorifics}
+    while i < len(tokens) and tokens[i][2].rstrip(".").lower() in honorifics and len(tokens) > i + 1:
+        i += 1
+    comma_used = False
+    for tok in tokens[i:]:
+        raw = tok[2]
+        st = strip_token(tok, _STRIP + ".") if not re.fullmatch(r"[A-Z]\.", raw.strip(",;")) else \
+            strip_token(tok, _STRIP)
+        if st is None:
+            break
+        t = st[2]
+        key = t.lower().rstrip(".")
+        if any(c.isdigit() for c in t) or "@" in t or key in vocab.not_names and not org:
+            break
+        if normalise_label(t) in vocab.company_words and words:
+            org = True
+            words.append(st)
+        elif _NAME_WORD.match(t) or (words and key in vocab.particles) or (t == "&" and words) or \
+                (loose and _LOWER_WORD.match(t) and all(w[2][:1].islower() for w in words)):
+            # lower case only for names written all in lower case (handwriting, OCR)
+            words.append(st)
+        else:
+            break
+        if len(words) >= 6:
+            break
+        if raw.rstrip().endswith((";", ":", "/")):
+            break   # a list of names: "To: Samuel Pace; Lawrence Wilkinson"
+        if raw.rstrip().endswith(","):
+            # "Smith, John" continues; "John Smith, MD" / a list of names ends here
+            if comma_used or len(words) > 1:
+                break
+            comma_used = True
+    while words and (words[-1][2].lower().rstrip(".") in vocab.particles or words[-1][2] == "&"):
+        words.pop()
+    if not words:
+        return None
+    if len(words) == 1:
+        w = words[0][2].rstrip(".")
+        if len(w) < 2 or (w.isupper() and len(w) <= 2):
+            return None
+    return words[0][0], words[-1][1], org
+
+
+def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
+    words: list[Token] = []
+    for tok in tokens:
+        st = strip_token(tok)
+        if st is None:
+            break
+        t = st[2]
+        if "@" in t or "%" in t or sum(c.isdigit() for c in t) >= 3 or "(" in tok[2]:
+            break
+        if t[0].isupper() or t[0].isdigit() or t.lower() in _ORG_JOINERS:
+            words.append(st)
+        else:
+            break
+        if len(words) >= 8:
+            break
+    while words and words[-1][2].lower() in _ORG_JOINERS:
+        words.pop()
+    if not words or (len(words) == 1 and (len(words[0][2].rstrip(".")) < 2 or
+                                          words[0][2].lower().rstrip(".") in ("no", "nr", "num", "n/a"))):
+        return None
+    return words[0][0], words[-1][1]
+
+
+def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[int, int] | None:
+    """An identifier: one to five tokens of letters, digits and -/._#, with digits (OCR
+    confusions count only as letters); amounts and percentages are not identifiers."""
+    picked: list[Token] = []
+    for k, tok in enumerate(tokens):
+        st = strip_token(tok, _STRIP + ".")
+        if st is None:
+            if tok[2].strip() in (":", "#", "-", "|", "/"):
+                continue   # separators, and the box lines of a form read as "|"
+            break
+        t = st[2]
+        if is_money(t) or not _ID_TOKEN.match(t):
+            break
+        has_digit = any(c.isdigit() for c in t)
+        masked = "*" in t or re.fullmatch(r"[Xx]{3,}", t) is not None
+        if not has_digit and not masked:
+            # a short upper-case prefix ("AB 123456") is part of the id; a word is not
+            nxt = tokens[k + 1][2] if k + 1 < len(tokens) else ""
+            if picked or not (t.isupper() and len(t) <= 5 and any(c.isdigit() for c in nxt)):
+                break
+        picked.append(st)
+        if len(picked) >= 5:
+            break
+    if not picked:
+        return None
+    value = " ".join(t[2] for t in picked)
+    digits = sum(c.isdigit() for c in value)
+    if digits < min_digits:
+        return None
+    if not strong and (digits < 2 or len(re.sub(r"\W", "", value)) < 4):
+        return None
+    return picked[0][0], picked[-1][1]
+
+
+def phone_value(tokens: list[Token]) -> tuple[int, int] | None:
+    picked: list[Token] = []
+    for tok in tokens:
+        st = strip_token(tok, " ,;:[]{}\"'")
+        if st is None:
+            break
+        t = st[2]
+        if _PHONE_TOKEN.match(t) or (picked and _EXT_TOKEN.match(t)) or t == "+" or \
+                (picked and t in ("-", ".")):
+            picked.append(st)
+        else:
+            break
+        if len(picked) >= 7:
+            break
+    while picked and not any(c.isdigit() for c in picked[-1][2]):
+        picked.pop()
+    if not picked:
+        return None
+    value = "".join(t[2] for t in picked)
+    main = re.split(r"(?i)ext|x", value)[0]
+    if len(cs.ocr_digits(main)) < 7 or cs.real_digit_share(main) < 0.7 or is_money(value):
+        return None
+    return picked[0][0], picked[-1][1]
+
+
+def email_value(tokens: list[Token], strong: bool) -> tuple[int, int] | None:
+    toks = [t for t in (strip_token(t, " ,;:()[]<>\"'") for t in tokens[:5]) if t]
+    for k, tok in enumerate(toks):
+        if "@" in tok[2]:
+            first = k - 1 if tok[2].startswith("@") and k > 0 else k
+            last = k + 1 if tok[2].endswith("@") and k + 1 < len(toks) else k
+            return toks[first][0], toks[last][1]
+    # OCR dropped the @ ("jsmith©example.com", "jsmith example.com"): trust a strong label
+    if strong and toks and re.search(r"\.[A-Za-z]{2,6}$", toks[0][2]) and len(toks[0][2]) >= 6:
+        return toks[0][0], toks[0][1]
+    return None
+
+
+def online_value(tokens: list[Token], vocab: Vocab) -> tuple[int, int] | None:
+    toks = [t for t in (strip_token(t) for t in tokens[:1]) if t]
+    if not toks:
+        return None
+    t = toks[0][2]
+    if len(t) < 3 or t.lower() in vocab.not_names or not re.fullmatch(r"[\w.\-@/:~+%?=&#]+", t):
+        return None
+    return toks[0][0], toks[0][1]
+
+
+def date_value(tokens: list[Token]) -> tuple[int, int] | None:
+    picked: list[Token] = []
+    for tok in tokens:
+        st = strip_token(tok, " ,;:()[]")
+        if st is None:
+            break
+        t = st[2]
+        if not _DATE_TOKEN.match(t):
+            break
+        if t[0].isalpha() and t.lower().rstrip(".") not in _MONTHS and t.lower() != "of":
+            break
+        picked.append(st)
+        if len(picked) >= 4:
+            break
+    while picked and not any(c.isdigit() for c in picked[-1][2]) and \
+            picked[-1][2].lower().rstrip(".") not in _MONTHS:
+        picked.pop()
+    if not picked or not any(c.isdigit() for t in picked for c in t[2]):
+        return None
+    if is_money(" ".join(t[2] for t in picked)):
+        return None
+    return picked[0][0], picked[-1][1]

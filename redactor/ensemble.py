@@ -1,0 +1,134 @@
+"""Merging the spans of several detectors run on the same OCR page into one set of
+non-overlapping spans, without ever losing a critical character any member found.
+
+The rule (pure, order-independent):
+1. Spans that share at least one character form a cluster (transitively).
+2. The cluster's winner is the span ranked highest by: critical type (direct + linkage) before
+   the rest, then higher score, then the fixed type priority ``DEFAULT_PRIORITY`` (more
+   specific identifiers first), then the tighter (shorter) span.
+3. The winner takes its type and the union extent of the cluster's spans of that type from
+   the same detector (parts of one value a detector's rules found); every span of the
+   cluster inside that extent is absorbed.
+4. The parts of the other spans that stick out of the winner are kept, each with its own
+   type, and merged again by the same rule. So every character any member found stays
+   covered, every character of a critical span stays inside a critical span (a critical
+   winner beats every non-critical span), and a sloppy long span ("Maria Lopez February 19,"
+   from one detector beside "Maria Lopez" from another) neither widens the tight box of the
+   value nor retypes another critical value it merely touches: its extra words become a
+   separate span.
+5. The merged span records every detector of its cluster in ``detector``, joined by "+", and
+   the highest score among spans of its type.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from redactor.errors import InputError
+from redactor.model import Span
+from redactor.taxonomy import is_critical, is_known
+
+# More specific identifiers first: when two equally scored findings disagree, the one that
+# says more about what the characters are wins.
+DEFAULT_PRIORITY: tuple[str, ...] = (
+    "CARD_NUMBER", "ID_NUMBER", "ACCOUNT_NUMBER", "EMAIL", "PHONE", "ONLINE_ID",
+    "REFERENCE_NUMBER", "ADDRESS", "PERSON", "BUSINESS_ID", "DATE", "ORGANIZATION", "LOCATION",
+    "SIGNATURE", "OTHER",
+)
+
+
+def _critical(t: str) -> bool:
+    return is_known(t) and is_critical(t)
+
+
+def _rank(span: Span, priority: Sequence[str]):
+    prio = priority.index(span.type) if span.type in priority else len(priority)
+    # among equals the tighter span wins: its box matches the value; what the looser one
+    # adds is kept beside it as its own span
+    return (_critical(span.type), span.score, -prio, -(span.end - span.start), -span.start)
+
+
+def _detectors(spans: Iterable[Span]) -> str:
+    names = sorted({d for s in spans for d in s.detector.split("+") if d})
+    return "+".join(names)
+
+
+def _clusters(spans: list[Span]) -> list[list[Span]]:
+    out: list[list[Span]] = []
+    end = -1
+    for s in sorted(spans, key=lambda s: (s.start, s.end)):
+        if out and s.start < end:
+            out[-1].append(s)
+            end = max(end, s.end)
+        else:
+            out.append([s])
+            end = s.end
+    return out
+
+
+def _strip(span: Span, text: str | None) -> Span | None:
+    s, e = span.start, span.end
+    if text is not None:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if not any(c.isalnum() for c in text[s:e]):
+            return None
+    if e <= s:
+        return None
+    return span.with_(start=s, end=e, text=text[s:e] if text is not None else "")
+
+
+def _resolve(cluster: list[Span], text: str | None, priority: Sequence[str]) -> list[Span]:
+    winner = max(cluster, key=lambda s: _rank(s, priority))
+    # parts of one value found by the same detector's rules join; other detectors' spans
+    # do not widen it
+    start, end = winner.start, winner.end
+    grown = True
+    while grown:    # same type, same detector, overlapping the extent (transitively)
+        grown = False
+        for s in cluster:
+            if s.type == winner.type and s.detector == winner.detector and s.start < end and \
+                    start < s.end and (s.start < start or s.end > end):
+                start, end = min(start, s.start), max(end, s.end)
+                grown = True
+    pieces: list[Span] = []
+    for s in cluster:
+        if start <= s.start and s.end <= end:
+            continue
+        # a span of another type that sticks out keeps what lies outside, with its type
+        if s.start < start:
+            pieces.append(s.with_(end=min(s.end, start)))
+        if s.end > end:
+            pieces.append(s.with_(start=max(s.start, end)))
+    merged = Span(start, end, winner.type,
+                  max(s.score for s in cluster if s.type == winner.type),
+                  _detectors(cluster), text[start:end] if text is not None else
+                  winner.text if (start, end) == (winner.start, winner.end) else "")
+    out = [merged]
+    kept = [p for p in (_strip(p, text) for p in pieces) if p is not None]
+    out.extend(merge_spans(kept, text=text, priority=priority))
+    return out
+
+
+def merge_spans(spans: Iterable[Span], *, text: str | None = None,
+                priority: Sequence[str] = DEFAULT_PRIORITY) -> list[Span]:
+    """Union of the spans of one page (from one or several detectors) as non-overlapping
+    spans, by the rule in this module's docstring. With ``text`` (the page text) the
+    result's ``text`` fields are filled and pieces of whitespace or punctuation only are
+    dropped. Raises InputError for a span with negative or reversed offsets or beyond the
+    text."""
+    items = []
+    for s in spans:
+        if s.start < 0 or s.end < s.start or (text is not None and s.end > len(text)):
+            raise InputError(f"span [{s.start}, {s.end}) of type {s.type} is outside the page text")
+        if s.end > s.start:
+            items.append(s)
+    out: list[Span] = []
+    for cluster in _clusters(items):
+        if len(cluster) == 1:
+            s = cluster[0]
+            out.append(s.with_(text=text[s.start:s.end]) if text is not None else s)
+        else:
+            out.extend(_resolve(cluster, text, priority))
+    return sorted(out, key=lambda s: (s.start, s.end))

@@ -1,0 +1,654 @@
+"""The layout-aware `rules` detector: every pattern family on OcrPages built from word boxes,
+OCR confusions, checksum negatives, distractors that must stay unflagged, label geometry
+(right of, under, table columns, party blocks), and one form page rendered with a real font
+and read by real Tesseract."""
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from plugins.rules_detector import RulesDetector
+from redactor.model import OcrPage, WordBox
+from redactor.plugin_api import load_label_mapping
+from redactor.taxonomy import is_known
+
+CHAR_W = 11
+LINE_H = 20
+LINE_STEP = 30
+
+
+@pytest.fixture(scope="module")
+def det():
+    return RulesDetector()
+
+
+def page_from_rows(rows, step=LINE_STEP):
+    """An OcrPage from rows of text. A row is a string (starting at x=20) or a list of
+    (x, text) cells; each cell is its own OCR line, words are CHAR_W px per character."""
+    words = []
+    line_id = 0
+    y = 20
+    for row in rows:
+        if row is None:            # an empty row: vertical space
+            y += step
+            continue
+        cells = [(20, row)] if isinstance(row, str) else row
+        for x, text in cells:
+            for tok in text.split(" "):
+                if tok:
+                    w = len(tok) * CHAR_W
+                    words.append(WordBox(tok, (x, y, x + w, y + LINE_H), 95.0, line_id, 0))
+                x += (len(tok) + 1) * CHAR_W
+            line_id += 1
+        y += step
+    return OcrPage(2000, max(y + 40, 100), tuple(words), "test")
+
+
+def one_line_rows(rows, step=LINE_STEP):
+    """Like page_from_rows, but the cells of a row are one OCR line (as Tesseract reads a
+    form row whose cells are not too far apart)."""
+    words = []
+    y = 20
+    for lid, row in enumerate(rows):
+        for x, text in row:
+            for tok in text.split(" "):
+                if tok:
+                    words.append(WordBox(tok, (x, y, x + len(tok) * CHAR_W, y + LINE_H), 95.0, lid, 0))
+                x += (len(tok) + 1) * CHAR_W
+        y += step
+    words.sort(key=lambda w: (w.line, w.bbox[0]))
+    return OcrPage(2000, y + 40, tuple(words), "test")
+
+
+def found(det, rows):
+    page = page_from_rows(rows)
+    return {(s.type, s.text) for s in det.detect(page)}
+
+
+def types_of(det, rows, value):
+    page = page_from_rows(rows)
+    return {s.type for s in det.detect(page) if value in s.text}
+
+
+# ---- plugin contract ------------------------------------------------------------------------
+
+def test_emits_is_derived_from_the_mapping_and_uses_known_types():
+    mapping = load_label_mapping("rules.yaml")
+    assert all(is_known(t) for t in mapping.values())
+    assert {"PERSON", "ADDRESS", "EMAIL", "PHONE", "ACCOUNT_NUMBER", "ID_NUMBER", "CARD_NUMBER",
+            "REFERENCE_NUMBER", "ONLINE_ID", "DATE", "BUSINESS_ID"} <= RulesDetector.emits()
+    assert RulesDetector.unavailable_reason() is None
+
+
+def test_offsets_are_exact_and_empty_page_gives_nothing(det):
+    page = page_from_rows(["Phone: (555) 234-5678 and mail jo@example.com"])
+    spans = det.detect(page)
+    assert spans and all(page.text[s.start:s.end] == s.text for s in spans)
+    assert all(s.detector == "rules" for s in spans)
+    assert det.detect(OcrPage(100, 100, (), "test")) == []
+
+
+def test_bad_options_are_input_errors(tmp_path):
+    from redactor.errors import InputError
+    with pytest.raises(InputError):
+        RulesDetector(colour="blue")
+    with pytest.raises(InputError):
+        RulesDetector(min_score="high")
+    with pytest.raises(InputError):
+        RulesDetector(data_dir=tmp_path / "missing")
+    strict = RulesDetector(min_score="0.9")
+    page = page_from_rows(["Call 555.234.5678 or Tel: (555) 234-9999 about 5551234567"])
+    assert {s.text for s in strict.detect(page)} == {"(555) 234-9999"}
+
+
+def test_broken_data_folder_is_reported_as_unavailable(tmp_path):
+    from redactor.errors import PluginUnavailable
+    (tmp_path / "patterns.yaml").write_text("patterns:\n  - rule: x\n    score: 1\n    regex: '('\n")
+    with pytest.raises(PluginUnavailable):
+        RulesDetector(data_dir=tmp_path)
+
+
+# ---- online identifiers -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,value,typ", [
+    ("Write to jane.doe@mail.example.org today", "jane.doe@mail.example.org", "EMAIL"),
+    ("Write to jane.doe @ example.com today", "jane.doe @ example.com", "EMAIL"),
+    ("Portal https://portal.example.com/u/8812 now", "https://portal.example.com/u/8812", "ONLINE_ID"),
+    ("See www.example.org for details", "www.example.org", "ONLINE_ID"),
+    ("Login from 192.168.10.12 failed", "192.168.10.12", "ONLINE_ID"),
+    ("Follow @jdoe_88 for news", "@jdoe_88", "ONLINE_ID"),
+])
+def test_online_identifiers(det, text, value, typ):
+    assert (typ, value) in found(det, [text])
+
+
+def test_invalid_ip_is_not_online_id(det):
+    assert "ONLINE_ID" not in types_of(det, ["Version 999.1.1.1 released"], "999.1.1.1")
+
+
+# ---- phones -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,value", [
+    ("Call +1 (555) 234-5678 now", "+1 (555) 234-5678"),
+    ("Call 555.234.5678 now", "555.234.5678"),
+    ("Call (555)234-5678 ext. 204 now", "(555)234-5678 ext. 204"),
+    ("Call 1-800-555-1234 now", "1-800-555-1234"),
+    ("London office +44 20 7946 0958", "+44 20 7946 0958"),
+    ("Berlin +49 (0)30 1234567", "+49 (0)30 1234567"),
+    ("UK landline 020 7946 0958", "020 7946 0958"),
+    ("Paris 01 42 68 53 00 office", "01 42 68 53 00"),
+    ("Tel: 555-1234", "555-1234"),
+    ("Fax 555 234 5678", "555 234 5678"),
+    # OCR split the number across two words and read a 0 as O
+    ("Call 555-234- 5678 now", "555-234- 5678"),
+    ("Call (555) 234-567O now", "(555) 234-567O"),
+])
+def test_phone_formats(det, text, value):
+    assert ("PHONE", value) in found(det, [text])
+
+
+# ---- dates ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["03/14/1985", "14.03.1985", "2024-01-15", "March 5, 2024",
+                                   "5th of March 2024", "05-MAR-2024", "Mar. 5, 2024", "3/4/24"])
+def test_date_formats(det, value):
+    assert ("DATE", value) in found(det, [f"Signed on {value} by"])
+
+
+# ---- checksummed numbers ---------------------------------------------------------------------
+
+def test_card_with_luhn_and_ocr_confusions(det):
+    assert ("CARD_NUMBER", "4539 1488 0343 6467") in found(det, ["paid with 4539 1488 0343 6467 ok"])
+    assert ("CARD_NUMBER", "4539 l488 O343 6467") in found(det, ["paid with 4539 l488 O343 6467 ok"])
+    assert ("CARD_NUMBER", "4539148803436467") in found(det, ["paid with 4539148803436467 ok"])
+
+
+def test_card_failing_luhn_is_not_a_card(det):
+    assert "CARD_NUMBER" not in types_of(det, ["paid with 4539 1488 0343 6468 ok"], "4539")
+
+
+def test_ssn_structure(det):
+    assert ("ID_NUMBER", "512-44-9087") in found(det, ["his number 512-44-9087 here"])
+    assert ("ID_NUMBER", "5l2-44-9O87") in found(det, ["his number 5l2-44-9O87 here"])
+    for bad in ("000-12-3456", "666-12-3456", "912-34-5678", "512-00-9087", "512-44-0000"):
+        assert "ID_NUMBER" not in types_of(det, [f"his number {bad} here"], bad), bad
+
+
+def test_ein_iban_and_routing(det):
+    assert ("BUSINESS_ID", "12-3456789") in found(det, ["employer 12-3456789 listed"])
+    assert "BUSINESS_ID" not in types_of(det, ["employer 07-3456789 listed"], "07-3456789")
+    assert ("ACCOUNT_NUMBER", "GB82 WEST 1234 5698 7654 32") in found(
+        det, ["pay GB82 WEST 1234 5698 7654 32 please"])
+    assert ("ACCOUNT_NUMBER", "DE89370400440532013000") in found(det, ["pay DE89370400440532013000 now"])
+    assert "ACCOUNT_NUMBER" not in types_of(det, ["pay GB82 WEST 1234 5698 7654 33 please"], "WEST")
+    assert ("ACCOUNT_NUMBER", "021000021") in found(det, ["routing 021000021 used"])
+    assert "ACCOUNT_NUMBER" not in types_of(det, ["value 021000022 used"], "021000022")
+
+
+# ---- addresses ----------------------------------------------------------------------------------
+
+def test_us_street_and_city_lines_form_one_block(det):
+    spans = found(det, ["Our office", "1247 Oak Ridge Drive, Apt 3B", "Springfield, IL 62704-1123",
+                        "is open daily"])
+    assert ("ADDRESS", "1247 Oak Ridge Drive, Apt 3B\nSpringfield, IL 62704-1123") in spans
+
+
+def test_single_line_and_po_box_addresses(det):
+    assert ("ADDRESS", "88 Harbor Blvd, Boston, MA 02110") in found(
+        det, ["Send it to 88 Harbor Blvd, Boston, MA 02110 soon"])
+    assert ("ADDRESS", "PO Box 4410") in found(det, ["Mail: PO Box 4410 only"])
+    assert ("ADDRESS", "P.O. Box 12") in found(det, ["Write to P.O. Box 12 today"])
+
+
+def test_suite_line_between_street_and_city_joins_the_block(det):
+    spans = found(det, ["500 W Madison St", "Floor 12", "Chicago, IL 60661"])
+    assert ("ADDRESS", "500 W Madison St\nFloor 12\nChicago, IL 60661") in spans
+
+
+def test_international_addresses(det):
+    assert ("ADDRESS", "10 Downing Street\nLondon SW1A 2AA") in found(
+        det, ["10 Downing Street", "London SW1A 2AA"])
+    assert ("ADDRESS", "Toronto, ON M5V 2T6") in found(det, ["Toronto, ON M5V 2T6"])
+    assert ("ADDRESS", "Hauptstraße 5\n10115 Berlin") in found(det, ["Hauptstraße 5", "10115 Berlin"])
+    assert ("ADDRESS", "12 rue de la Paix\n75002 Paris") in found(det, ["12 rue de la Paix", "75002 Paris"])
+
+
+def test_lone_eu_postcode_city_is_not_enough(det):
+    assert not any(t == "ADDRESS" for t, _ in found(det, ["We sold 12000 Units last year"]))
+
+
+# ---- names --------------------------------------------------------------------------------------
+
+def test_names_from_titles_salutations_and_signatures(det):
+    spans = found(det, ["Dear Ms. Jane Roe,", "we met Dr. Alan Turing yesterday.", None,
+                        "Sincerely,", None, None, "John Q. Public", "Claims Director"])
+    assert ("PERSON", "Jane Roe") in spans
+    assert ("PERSON", "Alan Turing") in spans
+    assert ("PERSON", "John Q. Public") in spans
+    assert not any("Claims" in v for _, v in spans)
+
+
+def test_generic_salutation_is_not_a_name(det):
+    assert found(det, ["Dear Sir or Madam,"]) == set()
+    assert found(det, ["Dear Valued Customer,"]) == set()
+
+
+def test_street_drive_is_not_a_doctor(det):
+    spans = found(det, ["1200 Oak Dr", "Austin, TX 78701"])
+    assert ("ADDRESS", "1200 Oak Dr\nAustin, TX 78701") in spans
+    assert not any(t == "PERSON" for t, _ in spans)
+
+
+# ---- labels: right of the label -------------------------------------------------------------------
+
+@pytest.mark.parametrize("row,typ,value", [
+    ("Name: John Smith", "PERSON", "John Smith"),
+    ("Patient Name: SMITH, JOHN", "PERSON", "SMITH, JOHN"),
+    ("Attn: Mary-Ann O'Neil", "PERSON", "Mary-Ann O'Neil"),
+    ("To: Dr. Helen Park", "PERSON", "Helen Park"),
+    ("Acct #: 00457-221", "ACCOUNT_NUMBER", "00457-221"),
+    ("Account No. 5521 0098 11", "ACCOUNT_NUMBER", "5521 0098 11"),
+    ("Policy Number AB 1234567", "ACCOUNT_NUMBER", "AB 1234567"),
+    ("Customer ID: C-88120", "ACCOUNT_NUMBER", "C-88120"),
+    ("Invoice # 1042", "REFERENCE_NUMBER", "1042"),
+    ("File No.: 2023-CV-0412", "REFERENCE_NUMBER", "2023-CV-0412"),
+    ("Claim#: CLM88812", "REFERENCE_NUMBER", "CLM88812"),
+    ("Order No 77120", "REFERENCE_NUMBER", "77120"),
+    ("Member ID: XK4471902", "ID_NUMBER", "XK4471902"),
+    ("Employee ID 00912", "ID_NUMBER", "00912"),
+    ("Driver's License: D123-456-789", "ID_NUMBER", "D123-456-789"),
+    ("Tax ID: 98-7654321", "ID_NUMBER", "98-7654321"),
+    ("EIN 98-7654321", "BUSINESS_ID", "98-7654321"),
+    ("Call sign: WXYZ-7", "BUSINESS_ID", "WXYZ-7"),
+    ("Tel. 555 0143", "PHONE", "555 0143"),
+    ("Mobile: 07700 900123", "PHONE", "07700 900123"),
+    ("E-mail: jsmith©example.com", "EMAIL", "jsmith©example.com"),
+    ("Username: jsmith42", "ONLINE_ID", "jsmith42"),
+    ("DOB: 14 Feb 1979", "DATE", "14 Feb 1979"),
+    ("Address: 12 Elm St", "ADDRESS", "12 Elm St"),
+    ("Card No: **** **** **** 1234", "CARD_NUMBER", "**** **** **** 1234"),
+    ("SS#: 123-45-6789", "ID_NUMBER", "123-45-6789"),
+    ("Soc. Sec. No. 512-44-9087", "ID_NUMBER", "512-44-9087"),
+    ("Ph#555-234-5678", "PHONE", "555-234-5678"),
+    ("Acct.No.12345678", "ACCOUNT_NUMBER", "12345678"),
+    ("FROM: ACME CORP FAX NO. : 5552345678 Jun. 03 2003", "PHONE", "5552345678"),
+    ("Lic. No.: D1234567", "ID_NUMBER", "D1234567"),
+    ("Case No. 2:19-cv-01234", "REFERENCE_NUMBER", "2:19-cv-01234"),
+    ("Claim No 0042-771-2 DOL 3/4/2021", "REFERENCE_NUMBER", "0042-771-2"),
+    ("Phone (Home): 555 234 5678", "PHONE", "555 234 5678"),
+    ("Name of Insured: Robert Chen", "PERSON", "Robert Chen"),
+    ("Insured's Name: Mary Ann Lee", "PERSON", "Mary Ann Lee"),
+    ("Patient Name DOE JOHN DOB 01/01/1950 MRN 00012345", "PERSON", "DOE JOHN"),
+    ("Patient Name DOE JOHN DOB 01/01/1950 MRN 00012345", "ID_NUMBER", "00012345"),
+    ("VAT No. GB123456789", "BUSINESS_ID", "GB123456789"),
+    ("Mobile +33 6 12 34 56 78", "PHONE", "+33 6 12 34 56 78"),
+])
+def test_value_right_of_label(det, row, typ, value):
+    assert (typ, value) in found(det, [row])
+
+
+def test_value_of_a_label_ends_at_the_next_label(det):
+    spans = found(det, ["Name: John Smith Date: 01/02/2024 Amount: 250"])
+    assert ("PERSON", "John Smith") in spans
+    assert ("DATE", "01/02/2024") in spans
+    assert not any("250" in v for _, v in spans)
+
+
+def test_ambiguous_label_words_need_a_colon_or_their_own_cell(det):
+    assert found(det, ["Please send the forms to John by Friday"]) == set()
+    assert ("PERSON", "John Parker") in found(det, ["To: John Parker"])
+
+
+# ---- labels: below the label ----------------------------------------------------------------------
+
+def test_form_cell_value_under_its_label(det):
+    rows = [[(20, "Name"), (400, "Phone")],
+            [(20, "Maria Lopez"), (400, "(217) 555-0143")]]
+    spans = found(det, rows)
+    assert ("PERSON", "Maria Lopez") in spans and ("PHONE", "(217) 555-0143") in spans
+
+
+def test_table_column_under_its_header(det):
+    rows = [[(20, "Account Number"), (300, "Invoice #"), (600, "Amount"), (800, "Qty")],
+            [(20, "88120457"), (300, "INV-20931"), (600, "$1,234.56"), (800, "12")],
+            [(20, "88120458"), (300, "INV-20932"), (600, "$87.00"), (800, "3")]]
+    spans = found(det, rows)
+    for v in ("88120457", "88120458"):
+        assert ("ACCOUNT_NUMBER", v) in spans
+    for v in ("INV-20931", "INV-20932"):
+        assert ("REFERENCE_NUMBER", v) in spans
+    assert not any(v in ("$1,234.56", "$87.00", "12", "3") for _, v in spans)
+
+
+def test_bill_to_block_gives_name_and_address(det):
+    rows = [[(20, "Bill To:"), (600, "Ship To:")],
+            [(20, "Robert K. Chen"), (600, "Chen Logistics LLC")],
+            [(20, "88 Harbor Blvd"), (600, "PO Box 4410")],
+            [(20, "Boston, MA 02110"), (600, "Austin, TX 78701")]]
+    spans = found(det, rows)
+    assert ("PERSON", "Robert K. Chen") in spans
+    assert ("ORGANIZATION", "Chen Logistics LLC") in spans
+    # the two columns interleave in the page text: one span per line
+    assert {("ADDRESS", "88 Harbor Blvd"), ("ADDRESS", "Boston, MA 02110"), ("ADDRESS", "PO Box 4410"),
+            ("ADDRESS", "Austin, TX 78701")} <= spans
+
+
+def test_labelled_address_block_without_street_suffix(det):
+    rows = ["Mailing Address:", "Flat 4, Rosebank House", "Kirkgate", "Leeds"]
+    spans = found(det, rows)
+    assert ("ADDRESS", "Flat 4, Rosebank House\nKirkgate\nLeeds") in spans
+
+
+def test_email_headers(det):
+    spans = found(det, ["From: Alice Walker <alice@corp.example.com>", "To: Bob Stone",
+                        "Cc: Carol King", "Subject: Renewal of policy"])
+    assert {("PERSON", "Alice Walker"), ("EMAIL", "alice@corp.example.com"), ("PERSON", "Bob Stone"),
+            ("PERSON", "Carol King")} <= spans
+
+
+# ---- distractors ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("row", [
+    "Total: $1,234.56",
+    "Subtotal 1,234.56 Tax 98.76",
+    "Page 2 of 3",
+    "Qty 12 Unit price 4.50",
+    "Item SKU-4410-BLK Model X200",
+    "Terms: Net 30",
+    "Version 2.4.1 released in 2021",
+    "Weight 1,250 kg, 3 boxes",
+    "Temperature 98.6 F",
+    "Signature: ________ Date: ________",
+    "Acct.No. pending",
+])
+def test_distractors_are_not_flagged(det, row):
+    assert found(det, [row]) == set()
+
+
+# ---- real rendering and real Tesseract ------------------------------------------------------------
+
+FORM = [
+    (80, 60, "ACME HEALTH INSURANCE CO.", 40, True),
+    (80, 130, "Claim Form", 30, True),
+    (80, 200, "Patient Name:", 26, True), (330, 200, "Maria Lopez", 26, False),
+    (900, 200, "Date of Birth:", 26, True), (1110, 200, "03/14/1985", 26, False),
+    (80, 260, "Member ID:", 26, True), (330, 260, "XK4471902", 26, False),
+    (900, 260, "Policy No.", 26, True), (1110, 260, "PL-5521-0098", 26, False),
+    (80, 320, "Address:", 26, True), (330, 320, "1247 Oak Ridge Drive, Apt 3B", 26, False),
+    (330, 356, "Springfield, IL 62704", 26, False),
+    (80, 420, "Phone:", 26, True), (330, 420, "(217) 555-0143", 26, False),
+    (900, 420, "Fax:", 26, True), (1110, 420, "217.555.0199", 26, False),
+    (80, 480, "Email:", 26, True), (330, 480, "maria.lopez@example.com", 26, False),
+    (80, 560, "Account Number", 24, True), (600, 560, "Invoice #", 24, True), (1000, 560, "Amount", 24, True),
+    (80, 600, "88120457", 24, False), (600, 600, "INV-20931", 24, False), (1000, 600, "$1,234.56", 24, False),
+    (80, 640, "88120458", 24, False), (600, 640, "INV-20932", 24, False), (1000, 640, "$87.00", 24, False),
+    (80, 720, "SSN: 512-44-9087", 26, False), (900, 720, "Card: 4539 1488 0343 6467", 26, False),
+    (80, 800, "Bill To", 26, True), (900, 800, "Ship To", 26, True),
+    (80, 840, "Robert K. Chen", 26, False), (900, 840, "Chen Logistics LLC", 26, False),
+    (80, 876, "88 Harbor Blvd", 26, False), (900, 876, "PO Box 4410", 26, False),
+    (80, 912, "Boston, MA 02110", 26, False), (900, 912, "Austin, TX 78701-1123", 26, False),
+    (80, 1000, "Sincerely,", 26, False),
+    (80, 1080, "Dr. Helen Park", 26, False),
+    (80, 1116, "Claims Manager", 26, False),
+    (80, 1200, "Page 2 of 3     Qty 12     Item SKU-4410-BLK", 24, False),
+]
+
+EXPECTED = [
+    ("PERSON", "Maria Lopez"), ("DATE", "03/14/1985"), ("ID_NUMBER", "XK4471902"),
+    ("ACCOUNT_NUMBER", "PL-5521-0098"), ("ADDRESS", "1247 Oak Ridge Drive, Apt 3B"),
+    ("ADDRESS", "Springfield, IL 62704"), ("PHONE", "(217) 555-0143"), ("PHONE", "217.555.0199"),
+    ("EMAIL", "maria.lopez@example.com"), ("ACCOUNT_NUMBER", "88120457"),
+    ("ACCOUNT_NUMBER", "88120458"), ("REFERENCE_NUMBER", "INV-20931"),
+    ("REFERENCE_NUMBER", "INV-20932"), ("ID_NUMBER", "512-44-9087"),
+    ("CARD_NUMBER", "4539 1488 0343 6467"), ("PERSON", "Robert K. Chen"),
+    ("ADDRESS", "88 Harbor Blvd"), ("ADDRESS", "Boston, MA 02110"), ("ADDRESS", "PO Box 4410"),
+    ("ADDRESS", "Austin, TX 78701-1123"), ("PERSON", "Helen Park"),
+]
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", s.lower())
+
+
+def _tesseract_page(image) -> OcrPage:
+    import pytesseract
+    data = pytesseract.image_to_data(image, config="--psm 3", output_type=pytesseract.Output.DICT)
+    words, line_ids = [], {}
+    for i, t in enumerate(data["text"]):
+        if not t.strip() or float(data["conf"][i]) < 0:
+            continue
+        key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
+        li = line_ids.setdefault(key, len(line_ids))
+        x, y, w, h = data["left"][i], data["top"][i], data["width"][i], data["height"][i]
+        words.append(WordBox(t, (x, y, x + w, y + h), float(data["conf"][i]), li, data["block_num"][i]))
+    return OcrPage(image.width, image.height, tuple(words), "tesseract")
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs Debian package tesseract-ocr")
+def test_rendered_form_read_by_tesseract(det, monkeypatch):
+    from PIL import Image, ImageDraw, ImageFont
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "1")
+    fonts = "/usr/share/fonts/truetype/liberation/"
+    img = Image.new("RGB", (1700, 1300), "white")
+    draw = ImageDraw.Draw(img)
+    for x, y, text, size, bold in FORM:
+        face = "LiberationSans-Bold.ttf" if bold else "LiberationSans-Regular.ttf"
+        font = ImageFont.truetype(fonts + face, size)
+        draw.text((x, y), text, font=font, fill="black")
+    page = _tesseract_page(img)
+    spans = det.detect(page)
+    assert all(page.text[s.start:s.end] == s.text for s in spans)
+    got = [(s.type, _norm(s.text)) for s in spans]
+    missing = [(t, v) for t, v in EXPECTED if not any(t == gt and _norm(v) in gv for gt, gv in got)]
+    assert not missing, f"missed {missing}; found {[(s.type, s.text) for s in spans]}"
+    flagged = " ".join(gv for _, gv in got)
+    for distractor in ("123456", "8700", "sku4410", "claimsmanager", "amount"):
+        assert distractor not in flagged
+
+
+# ---- OCR realities ------------------------------------------------------------------------------
+
+def test_label_wrapped_onto_the_next_line_and_filler_words(det):
+    spans = found(det, ["We confirm that your policy", "number HX-229104 remains active.",
+                        "Your member ID is 88A-20-1174."])
+    assert ("ACCOUNT_NUMBER", "HX-229104") in spans
+    assert ("ID_NUMBER", "88A-20-1174") in spans
+
+
+@pytest.mark.parametrize("row,typ,value", [
+    ("Te1: 555-234-1234", "PHONE", "555-234-1234"),
+    ("Narne: John Smith", "PERSON", "John Smith"),
+    ("P0licy No. 1299812", "ACCOUNT_NUMBER", "1299812"),
+    ("Custmer Nane: John Smith", "PERSON", "John Smith"),
+    ("Polcy #: AB12345", "ACCOUNT_NUMBER", "AB12345"),
+    ("Claim: @8-40211", "REFERENCE_NUMBER", "@8-40211"),
+])
+def test_misread_labels_still_work(det, row, typ, value):
+    assert (typ, value) in found(det, [row])
+
+
+def test_misread_stop_label_is_not_taken_for_a_label(det):
+    assert found(det, ["Amount: 1,234.00"]) == set()
+    assert found(det, ["Note: see attached", "Subject: renewal"]) == set()
+
+
+def _page(words):
+    return OcrPage(2000, 400, tuple(words), "test")
+
+
+def test_value_in_another_ocr_block_at_the_same_height(det):
+    # Tesseract often gives a form's value column its own block and line ids
+    words = (WordBox("FROM:", (900, 200, 980, 220), 90, 1, 1),
+             WordBox("To:", (100, 200, 140, 220), 90, 0, 0),
+             WordBox("Jonathan", (300, 200, 400, 220), 90, 0, 0),
+             WordBox("Reyes", (410, 200, 470, 220), 90, 0, 0),
+             WordBox("Linda", (1100, 201, 1160, 221), 90, 7, 5),
+             WordBox("Carver", (1170, 201, 1240, 221), 90, 7, 5))
+    page = _page(sorted(words, key=lambda w: w.block))
+    spans = {(s.type, s.text) for s in det.detect(page)}
+    assert {("PERSON", "Jonathan Reyes"), ("PERSON", "Linda Carver")} <= spans
+
+
+def test_two_columns_read_as_one_ocr_line_stay_two_addresses(det):
+    # OCR merged the Bill To and Ship To columns into single lines
+    def line(y, lid, cells):
+        out = []
+        for x, text in cells:
+            for tok in text.split():
+                out.append(WordBox(tok, (x, y, x + len(tok) * CHAR_W, y + LINE_H), 90, lid, 0))
+                x += (len(tok) + 1) * CHAR_W
+        return out
+    words = (line(20, 0, [(20, "Kim Design Studio"), (600, "1905 Pine Street")])
+             + line(50, 1, [(20, "77 Market St, Ste 5"), (600, "Seattle, WA 98101")])
+             + line(80, 2, [(20, "San Francisco, CA 94105")]))
+    spans = {(s.type, s.text) for s in det.detect(_page(words))}
+    assert {("ADDRESS", "1905 Pine Street"), ("ADDRESS", "Seattle, WA 98101"),
+            ("ADDRESS", "77 Market St, Ste 5"), ("ADDRESS", "San Francisco, CA 94105")} <= spans
+    assert not any("Ste 5 Seattle" in v for _, v in spans)
+
+
+def test_email_whose_dot_ocr_lost(det):
+    assert any(t == "EMAIL" and v.startswith("billing@kimdesign")
+               for t, v in found(det, ["Questions? billing@kimdesign example or 206-555-0148"]))
+
+
+def test_single_line_address_with_commas_and_no_false_title(det):
+    spans = found(det, ["Carver Law Group, 220 N. Wacker Dr., Suite 1400, Chicago, IL 60606"])
+    assert ("ADDRESS", "220 N. Wacker Dr., Suite 1400, Chicago, IL 60606") in spans
+    assert not any(t == "PERSON" for t, _ in spans)
+
+
+@pytest.mark.parametrize("row", [
+    "Sent via email on Monday",
+    "Questions? Contact billing at 9 am",
+    "Member ID 12345 Patient ID 55810",
+])
+def test_more_distractors(det, row):
+    assert not any(t == "ADDRESS" for t, _ in found(det, [row]))
+
+
+# ---- forms, letters and e-mails as they are laid out ------------------------------------------
+
+def test_header_row_with_annotations_and_boxed_fields():
+    det = RulesDetector()
+    rows = [[(20, "NAME (Last, First, M.I.)"), (700, "DATE OF BIRTH")],
+            [(20, "Hernandez, Joshua S."), (700, "February 19, 1931")],
+            [(20, "SOCIAL SECURITY NO."), (500, "AGE"), (700, "PASSPORT NO.")],
+            # a form's field boxes read as '|' and spread the parts of the number
+            [(20, "964"), (120, "|46"), (200, "|"), (230, "5449"), (500, "47"), (700, "814390360")]]
+    spans = {(s.type, s.text) for s in det.detect(one_line_rows(rows))}
+    assert ("PERSON", "Hernandez, Joshua S.") in spans
+    assert ("ID_NUMBER", "964 |46 | 5449") in spans
+    assert ("ID_NUMBER", "814390360") in spans
+    assert not any("47" == v for _, v in spans)
+
+
+@pytest.mark.parametrize("state", ["WI", "| wi |"])
+def test_address_written_across_the_cells_of_a_row(det, state):
+    rows = [[(20, "HOME ADDRESS (Number and Street)"), (600, "CITY"), (900, "STATE"), (1050, "ZIP CODE")],
+            [(20, "6783 Nolan Inlet"), (600, "New Dawnmouth"), (900, state), (1050, "39646")]]
+    spans = {(s.type, s.text) for s in det.detect(one_line_rows(rows))}
+    assert any(t == "ADDRESS" and v.startswith("6783 Nolan Inlet") and v.endswith("39646") for t, v in spans)
+
+
+def test_compound_labels_take_the_type_of_their_last_word(det):
+    spans = found(det, ["Employer Address: 461 Gray Fort, Honolulu, HI 96813",
+                        "Customer Account Number 55120-88"])
+    assert any(t == "ADDRESS" and v.startswith("461 Gray Fort") for t, v in spans)
+    assert ("ACCOUNT_NUMBER", "55120-88") in spans
+    assert not any(t == "ORGANIZATION" for t, _ in spans)
+
+
+def test_a_speck_between_label_and_column_does_not_hide_the_value():
+    det = RulesDetector()
+    words = (WordBox("GROUP", (300, 20, 352, 33), 96, 0, 0), WordBox("NO.", (358, 20, 382, 33), 96, 0, 0),
+             WordBox("k", (500, 22, 501, 23), 0.0, 0, 0),
+             WordBox("538609", (310, 45, 418, 72), 95, 1, 0))
+    spans = {(s.type, s.text) for s in det.detect(_page(words))}
+    assert ("ACCOUNT_NUMBER", "538609") in spans
+
+
+def test_recipient_lists_and_electronic_signatures(det):
+    spans = found(det, ["To: Samuel Pace; Lawrence Wilkinson", "Cc: Owens, Mary",
+                        "By: /s/ Wesley Jenkins"])
+    assert {("PERSON", "Samuel Pace"), ("PERSON", "Lawrence Wilkinson"), ("PERSON", "Owens, Mary"),
+            ("PERSON", "Wesley Jenkins")} <= spans
+
+
+def test_name_line_over_an_address_block(det):
+    spans = found(det, ["Jeffrey F. Cook", "Multimedia Programmer", "Richardson, Kim and Rojas",
+                        "P.O. Box 99387", "New Nancyview, IN 20010"])
+    assert ("PERSON", "Jeffrey F. Cook") in spans
+    assert ("ADDRESS", "P.O. Box 99387\nNew Nancyview, IN 20010") in spans
+    assert not any(v in ("Multimedia Programmer",) for _, v in spans)
+
+
+def test_name_before_a_phone_number_in_prose(det):
+    spans = found(det, ["Please direct any questions to Carlos Brooks at 655.238.6612 x4876."])
+    assert ("PERSON", "Carlos Brooks") in spans and ("PHONE", "655.238.6612 x4876") in spans
+
+
+def test_ocr_split_zip_and_value_in_parentheses(det):
+    assert ("ADDRESS", "944 Howell Heights, South Dorothy, MA 4361 1") in found(
+        det, ["944 Howell Heights, South Dorothy, MA 4361 1"])
+    assert ("ID_NUMBER", "E75518") in found(det, ["Can you confirm the employee ID (E75518) today?"])
+
+
+@pytest.mark.parametrize("row", [
+    "Item # 44120 Widget, blue",
+    "SKU 909871 Paper, A4",
+    "30 10 25.00 250.00",
+    "Agency Commission (15%) 112.50",
+])
+def test_product_codes_and_table_numbers_are_not_identifiers(det, row):
+    spans = found(det, [row])
+    assert not any(t in ("CARD_NUMBER", "REFERENCE_NUMBER", "ORGANIZATION") for t, _ in spans), spans
+
+
+# ---- robustness ---------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TOKENS = st.one_of(
+    st.sampled_from(["Name:", "Acct", "#", "No.", "To:", "Bill", "To", "Dear", "Mr.", "Sincerely,",
+                     "Street", "St", "IL", "62704", "555-123-4567", "(", ")", "|", "@", "Box", "PO",
+                     "SSN", "Phone", "Fax:", "Date", "at", "/s/", "Amount", "$1.00", "-", ":", ",",
+                     "John", "Smith", "Main", "12", "4111", "1111", "rn", "l0", "é", "‘"]),
+    st.text(alphabet="AaBb01|:#.-,;/@ ", min_size=1, max_size=8))
+
+
+@st.composite
+def random_pages(draw):
+    words = []
+    for li in range(draw(st.integers(0, 6))):
+        x = draw(st.integers(0, 50))
+        for _ in range(draw(st.integers(1, 7))):
+            tok = draw(_TOKENS).strip() or "x"
+            w = 8 * len(tok) + 1
+            words.append(WordBox(tok, (x, 20 + 25 * li, x + w, 38 + 25 * li), draw(st.floats(0, 100)),
+                                 li, draw(st.integers(0, 2))))
+            x += w + draw(st.integers(2, 120))
+    return OcrPage(2000, 400, tuple(words), "test")
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_pages())
+def test_property_any_page_gives_exact_non_overlapping_spans(page):
+    spans = RulesDetector().detect(page)
+    for s in spans:
+        assert 0 <= s.start < s.end <= len(page.text) and page.text[s.start:s.end] == s.text
+        assert is_known(s.type)
+    for a, b in zip(spans, spans[1:]):
+        assert a.end <= b.start
+
+
+def test_words_without_line_ids_are_put_into_rows_by_geometry(det):
+    # an OCR backend that gives no line ids: every word in line 0, block 0
+    page = page_from_rows([[(20, "Name"), (400, "Phone")], [(20, "Maria Lopez"), (400, "(217) 555-0143")]])
+    flat = OcrPage(page.width, page.height,
+                   tuple(WordBox(w.text, w.bbox, w.conf, 0, 0) for w in page.words), "test")
+    spans = {(s.type, s.text) for s in det.detect(flat)}
+    assert ("PERSON", "Maria Lopez") in spans and ("PHONE", "(217) 555-0143") in spans

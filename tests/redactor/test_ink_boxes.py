@@ -1,0 +1,148 @@
+"""Ink fitting of redaction boxes, on text rendered with real fonts and boxes cut mid-glyph."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from redactor.errors import InputError
+from redactor.ink_boxes import fit_box, fit_boxes_to_ink, fit_redactions_to_ink, to_gray
+from redactor.model import Redaction
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+SERIF = "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf"
+
+
+def _render_words(words, size=40, font_path=FONT, canvas=(900, 200), origin=(40, 60)):
+    """Render words on one line; return the page, each word's own ink mask and its
+    tight box (from the font's metrics)."""
+    font = ImageFont.truetype(font_path, size)
+    page = Image.new("L", canvas, 255)
+    draw = ImageDraw.Draw(page)
+    x, y = origin
+    masks, boxes = [], []
+    space = draw.textlength(" ", font=font)
+    for w in words:
+        draw.text((x, y), w, font=font, fill=0)
+        alone = Image.new("L", canvas, 255)
+        ImageDraw.Draw(alone).text((x, y), w, font=font, fill=0)
+        m = np.asarray(alone) < 128
+        masks.append(m)
+        ys, xs = np.nonzero(m)
+        boxes.append((float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1)))
+        x += draw.textlength(w, font=font) + space
+    return np.asarray(page), masks, boxes
+
+
+def _inside(mask, box):
+    x0, y0, x1, y1 = box
+    sub = np.zeros_like(mask)
+    sub[int(np.floor(y0)):int(np.ceil(y1)), int(np.floor(x0)):int(np.ceil(x1))] = True
+    return int((mask & sub).sum()), int(mask.sum())
+
+
+@pytest.mark.parametrize("font_path", [FONT, SERIF])
+def test_box_cut_mid_glyph_grows_to_whole_word_without_swallowing_neighbours(font_path):
+    gray, masks, boxes = _render_words(["Total", "Jgpqy-4096", "Smith"], font_path=font_path)
+    x0, y0, x1, y1 = boxes[1]
+    h = y1 - y0
+    # the right edge cuts the last digit in half, the bottom cuts every descender,
+    # the left edge cuts into the J, the top into the capitals
+    cut = (x0 + 0.12 * h, y0 + 0.1 * h, x1 - 0.25 * h, y0 + 0.72 * h)
+    before_in, total = _inside(masks[1], cut)
+    assert before_in < total            # the test really starts from a cut box
+    fitted = fit_box(gray, cut)
+    got, total = _inside(masks[1], fitted)
+    assert got == total                 # every dark pixel of the value is hidden
+    for neighbour in (masks[0], masks[2]):
+        assert _inside(neighbour, fitted)[0] == 0
+
+
+def test_padding_is_a_share_of_text_height_and_clipped_to_the_page():
+    gray, masks, boxes = _render_words(["4096"], canvas=(300, 160), origin=(20, 40))
+    b = boxes[0]
+    fitted = fit_box(gray, b, pad_frac=0.1)
+    h = b[3] - b[1]
+    assert fitted == pytest.approx((b[0] - 0.1 * h, b[1] - 0.1 * h, b[2] + 0.1 * h, b[3] + 0.1 * h),
+                                   abs=1.0)
+    at_edge = fit_box(gray[int(b[1]) - 1:, int(b[0]) - 1:], (1, 1, b[2] - b[0] + 1, b[3] - b[1] + 1),
+                      pad_frac=0.3)
+    assert at_edge[0] == 0.0 and at_edge[1] == 0.0        # clipped at the top-left corner
+    no_pad = fit_box(gray, b, pad_frac=0.0)
+    assert no_pad[2] == pytest.approx(b[2], abs=1.0)
+
+
+def test_underline_and_table_rule_are_not_followed():
+    gray, masks, boxes = _render_words(["Invoice", "A-1029"], canvas=(900, 200))
+    gray = gray.copy()
+    x0, y0, x1, y1 = boxes[1]
+    gray[int(y1) + 1:int(y1) + 3, 10:890] = 0            # a form's fill-in line touching the value
+    box = (x0, y0, x1, y1 + 2)
+    fitted = fit_box(gray, box, pad_frac=0.0)
+    assert fitted[0] >= x0 - 1 and fitted[2] <= x1 + 1      # not stretched along the rule
+
+
+def test_descenders_of_the_line_above_are_not_pulled_in():
+    font = ImageFont.truetype(FONT, 36)
+    page = Image.new("L", (600, 200), 255)
+    d = ImageDraw.Draw(page)
+    d.text((40, 20), "gypsy jig", font=font, fill=0)            # descenders reach down
+    d.text((40, 52), "ACME 5521", font=font, fill=0)
+    gray = np.asarray(page)
+    alone = Image.new("L", (600, 200), 255)
+    ImageDraw.Draw(alone).text((40, 52), "ACME 5521", font=font, fill=0)
+    ys, xs = np.nonzero(np.asarray(alone) < 128)
+    box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+    upper = np.asarray(page) < 128
+    assert upper[int(box[1]) - 4:int(box[1]), int(box[0]):int(box[2])].any()   # tails reach in
+    # the value box as OCR gives it may start a little high and touch the descenders
+    top_tail = (box[0], box[1] - 4, box[2], box[3])
+    fitted = fit_box(gray, top_tail, pad_frac=0.0)
+    assert fitted[1] >= top_tail[1] - 1.0
+
+
+def test_blank_region_gets_padding_only_and_shrink_tightens_margins():
+    gray = np.full((100, 200), 255, np.uint8)
+    assert fit_box(gray, (50, 40, 100, 60), pad_frac=0.1) == pytest.approx((48, 38, 102, 62))
+    g2, masks, boxes = _render_words(["77"], canvas=(300, 160))
+    b = boxes[0]
+    loose = (b[0] - 20, b[1] - 10, b[2] + 20, b[3] + 10)
+    assert fit_box(g2, loose, pad_frac=0.0) == pytest.approx(loose)          # never shrinks by default
+    tight = fit_box(g2, loose, pad_frac=0.0, shrink=True)
+    assert tight == pytest.approx(b, abs=1.0)
+
+
+def test_fit_boxes_and_redaction_wrapper_keep_order_and_fields():
+    gray, masks, boxes = _render_words(["Maria", "Lopez"])
+    rgb = Image.fromarray(gray).convert("RGB")
+    out = fit_boxes_to_ink(np.asarray(rgb), boxes)
+    assert len(out) == 2 and out[0][0] < out[1][0]
+    reds = [Redaction(b, "PERSON", "x", 0.9, ("rules",)) for b in boxes]
+    fitted = fit_redactions_to_ink(rgb, reds)
+    assert [r.type for r in fitted] == ["PERSON", "PERSON"]
+    assert fitted[0].sources == ("rules",) and fitted[0].bbox == pytest.approx(out[0])
+
+
+@pytest.mark.parametrize("box", [(10, 10, 5, 20), (10, 10, 20, 10), (500, 500, 600, 600), (1, 2, 3)])
+def test_bad_boxes_raise_input_error(box):
+    gray = np.full((100, 100), 255, np.uint8)
+    with pytest.raises(InputError):
+        fit_box(gray, box)
+
+
+def test_bad_images_raise_input_error():
+    with pytest.raises(InputError):
+        to_gray(np.zeros((10, 10), np.float32))
+    with pytest.raises(InputError):
+        to_gray(np.zeros((0,), np.uint8))
+
+
+def test_dark_block_around_a_value_is_not_followed():
+    gray, masks, boxes = _render_words(["Ref", "7781"], canvas=(600, 300), origin=(40, 120))
+    gray = gray.copy()
+    gray[20:100, 20:580] = 0                      # a black bar (stamp, picture) just above
+    x0, y0, x1, y1 = boxes[1]
+    touching = (x0, 99, x1, y1)                     # a box that reaches into the bar
+    fitted = fit_box(gray, touching, pad_frac=0.0)
+    assert fitted[1] >= 99 - 1 and fitted[0] >= x0 - 1 and fitted[2] <= x1 + 1
+    assert _inside(masks[1], fitted)[0] == masks[1].sum()
