@@ -2,24 +2,37 @@
 
 Every page leaves here as an RGB ``PIL.Image`` in the pixel space the rest of the pipeline
 (and every box it reports) uses: EXIF orientation applied, palette/alpha/16-bit/CMYK/grey
-converted, PDF pages rendered at a fixed resolution. Anything unreadable, truncated, empty,
-encrypted or larger than the pixel limit is an ``InputError`` with one line of explanation.
+converted, PDF pages rendered at a fixed resolution with their filled-in form fields drawn.
+Anything unreadable, truncated, empty, encrypted, a dynamic XFA form, larger than the pixel
+limit or longer than ``MAX_PAGES`` is an ``InputError`` with one line of explanation; a
+decoder failure of any kind on hostile bytes is one too.
+
+Of a PDF only the rendered pixels go on: text layers, JavaScript, actions, attachments,
+annotations (beyond their drawn appearance) and metadata are never passed to the rest of
+the pipeline, and a one-line warning names what was left behind.
 """
 from __future__ import annotations
 
 import contextlib
+import logging
+import math
+import mmap
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 import numpy as np
-from PIL import Image, ImageOps, ImageSequence, UnidentifiedImageError
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from redactor.errors import InputError
 
+log = logging.getLogger(__name__)
+
 DEFAULT_MAX_PIXELS = 90_000_000     # ~ an A3 page at 600 dpi; raise with --max-pixels
 DEFAULT_PDF_DPI = 200
+MAX_PAGES = 10_000                 # pages of one file; every page is held in memory
 PDF_SUFFIXES = {".pdf"}
 
 
@@ -70,6 +83,12 @@ def to_rgb(img: Image.Image) -> Image.Image:
     return img
 
 
+def _broken(name: str, exc: BaseException, index: int | None = None) -> InputError:
+    where = f" (page {index + 1})" if index is not None else ""
+    detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return InputError(f"{name}: image data is broken or truncated{where}: {detail}")
+
+
 def _read_image_pages(path: Path, max_pixels: int) -> Iterator[Page]:
     name = path.name
     with _pixel_limit(max_pixels):
@@ -82,21 +101,87 @@ def _read_image_pages(path: Path, max_pixels: int) -> Iterator[Page]:
                              f"if the page is genuine") from None
         except OSError as exc:
             raise InputError(f"{name}: cannot open image: {exc}") from None
+        except Exception as exc:   # Pillow's parsers raise many kinds on hostile headers
+            raise _broken(name, exc) from None
         with img:
-            frames = ImageSequence.Iterator(img) if getattr(img, "n_frames", 1) > 1 else [img]
-            for index, frame in enumerate(frames):
-                _check_size(name, frame.width, frame.height, max_pixels)
+            for index in range(MAX_PAGES + 1):
+                # Frames by seek rather than n_frames: counting frames walks the whole file,
+                # and a corrupt frame table must fail here, on its page, as an InputError.
                 try:
-                    frame.load()
-                    upright = ImageOps.exif_transpose(frame)
-                    yield Page(index, to_rgb(upright))
-                except (OSError, SyntaxError, ValueError) as exc:
-                    raise InputError(f"{name}: image data is broken or truncated "
-                                     f"(page {index + 1}): {exc}") from None
+                    if index:
+                        img.seek(index)
+                except EOFError:
+                    return
+                except Exception as exc:
+                    raise _broken(name, exc, index) from None
+                if index == MAX_PAGES:
+                    raise InputError(f"{name}: more than {MAX_PAGES:,} pages; split the file")
+                _check_size(name, img.width, img.height, max_pixels)
+                try:
+                    img.load()
+                    page = to_rgb(ImageOps.exif_transpose(img))
+                except Image.DecompressionBombError as exc:
+                    raise InputError(f"{name}: refused as a decompression bomb ({exc})") from None
+                except Exception as exc:   # any decoder failure means: this page is unreadable
+                    raise _broken(name, exc, index) from None
+                _check_size(name, page.width, page.height, max_pixels)
+                yield Page(index, page)
 
 
-def _read_pdf_pages(path: Path, max_pixels: int, dpi: int) -> Iterator[Page]:
+# Names whose presence means the file carries more than page content. Found by a scan of the
+# raw bytes: objects inside compressed object streams or names written with #-escapes are
+# not seen, so the report is best effort; safety never depends on it, because nothing but
+# rendered pixels reaches an output.
+_ACTIVE_NAMES = re.compile(rb"/(JavaScript|JS|OpenAction|AA|Launch|EmbeddedFiles?|RichMedia|"
+                           rb"SubmitForm|ImportData|GoToR|Metadata)(?=[\s/<>\[\]()%{}]|$)")
+_NAME_LABELS = {
+    b"JavaScript": "JavaScript", b"JS": "JavaScript", b"OpenAction": "an open action",
+    b"AA": "automatic actions", b"Launch": "launch actions", b"EmbeddedFile": "attachments",
+    b"EmbeddedFiles": "attachments", b"RichMedia": "rich media", b"SubmitForm": "form actions",
+    b"ImportData": "form actions", b"GoToR": "links to other files", b"Metadata": "XMP metadata",
+}
+
+
+def _scan_active_names(path: Path) -> set[str]:
+    try:
+        with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            return {_NAME_LABELS[m.group(1)] for m in _ACTIVE_NAMES.finditer(mm)}
+    except (OSError, ValueError):
+        return set()
+
+
+def pdf_extras(pdf, path: Path, n_annotations: int) -> list[str]:
+    """What the PDF holds besides its rendered pages, in words, for the one-line notice
+    that none of it is carried into the output."""
+    import pypdfium2.raw as pdfium_c
+
+    found: list[str] = []
+    labels = _scan_active_names(path)
+    if pdfium_c.FPDFDoc_GetJavaScriptActionCount(pdf) > 0:
+        labels.add("JavaScript")
+    n_files = pdfium_c.FPDFDoc_GetAttachmentCount(pdf)
+    if n_files > 0:
+        labels.discard("attachments")
+        found.append(f"{n_files} attachment(s)")
+    for label in ("JavaScript", "an open action", "automatic actions", "launch actions",
+                  "form actions", "links to other files", "rich media", "attachments"):
+        if label in labels:
+            found.append(label)
+    if pdf.get_formtype() != pdfium_c.FORMTYPE_NONE:
+        found.append("form fields (their values are drawn on the page)")
+    if n_annotations:
+        found.append(f"{n_annotations} annotation(s) (only as drawn on the page)")
+    if pdfium_c.FPDF_GetSignatureCount(pdf) > 0:
+        found.append("digital signature(s)")
+    info = pdf.get_metadata_dict(skip_empty=True)
+    if info or "XMP metadata" in labels:
+        found.append("document metadata")
+    return found
+
+
+def _open_pdf(path: Path):
     import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
 
     name = path.name
     try:
@@ -107,17 +192,54 @@ def _read_pdf_pages(path: Path, max_pixels: int, dpi: int) -> Iterator[Page]:
             raise InputError(f"{name}: PDF is encrypted; decrypt it first (qpdf --decrypt)") from None
         raise InputError(f"{name}: not a readable PDF: {msg}") from None
     try:
-        if len(pdf) == 0:
+        if pdf.get_formtype() == pdfium_c.FORMTYPE_XFA_FULL:
+            raise InputError(f"{name}: PDF is a dynamic XFA form, which cannot be rendered here; "
+                             f"print or flatten it to a plain PDF first")
+        # Filled-in form fields are drawn only through the form environment (without it a
+        # field's value would be missing from the page). This PDFium build has no JavaScript
+        # engine, and no document or page action is ever triggered here.
+        pdf.init_forms()
+    except pdfium.PdfiumError as exc:
+        pdf.close()
+        raise InputError(f"{name}: PDF forms cannot be loaded: {exc}") from None
+    except BaseException:
+        pdf.close()
+        raise
+    return pdf
+
+
+def _read_pdf_pages(path: Path, max_pixels: int, dpi: int) -> Iterator[Page]:
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    name = path.name
+    pdf = _open_pdf(path)
+    n_annotations = 0
+    try:
+        n_pages = len(pdf)
+        if n_pages == 0:
             raise InputError(f"{name}: PDF has no pages")
-        for index in range(len(pdf)):
+        if n_pages > MAX_PAGES:
+            raise InputError(f"{name}: PDF has {n_pages:,} pages, more than {MAX_PAGES:,}; split it")
+        for index in range(n_pages):
             page = pdf[index]
-            w_pt, h_pt = page.get_size()
-            scale = dpi / 72.0
-            _check_size(name, int(round(w_pt * scale)), int(round(h_pt * scale)), max_pixels)
-            # may_draw_forms: filled-in form fields are part of what a reader sees.
-            bitmap = page.render(scale=scale, may_draw_forms=True, rotation=0)
-            yield Page(index, to_rgb(bitmap.to_pil()))
-            page.close()
+            try:
+                w_pt, h_pt = page.get_size()
+                scale = dpi / 72.0
+                if not (math.isfinite(w_pt * scale) and math.isfinite(h_pt * scale)):
+                    raise InputError(f"{name}: page {index + 1} has no usable size ({w_pt} x {h_pt} pt)")
+                _check_size(name, int(round(w_pt * scale)), int(round(h_pt * scale)), max_pixels)
+                n_annotations += max(0, pdfium_c.FPDFPage_GetAnnotCount(page))
+                # may_draw_forms: filled-in form fields are part of what a reader sees.
+                bitmap = page.render(scale=scale, may_draw_forms=True, rotation=0)
+                image = to_rgb(bitmap.to_pil())
+            finally:
+                page.close()
+            yield Page(index, image)
+        extras = pdf_extras(pdf, path, n_annotations)
+        if extras:
+            log.warning("%s: only the rendered page pixels are kept; dropped: %s", name,
+                        ", ".join(extras))
     except pdfium.PdfiumError as exc:
         raise InputError(f"{name}: PDF page cannot be rendered: {exc}") from None
     finally:
@@ -136,6 +258,10 @@ def is_pdf(path: Path) -> bool:
 def read_pages(path: str | Path, max_pixels: int = DEFAULT_MAX_PIXELS,
                pdf_dpi: int = DEFAULT_PDF_DPI) -> Iterator[Page]:
     """Yield the pages of an image (multi-page TIFF included) or a PDF."""
+    for option, value in (("max_pixels", max_pixels), ("pdf_dpi", pdf_dpi)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value) or value <= 0:
+            raise InputError(f"{option} must be a positive number, not {value!r}")
     path = Path(path)
     if not path.exists():
         raise InputError(f"{path}: no such file")

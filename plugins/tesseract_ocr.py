@@ -1,0 +1,530 @@
+"""OCR backend ``tesseract``: Debian's Tesseract through pytesseract, word level, made to
+read bad scans (low resolution, noise, dithering, faint ink, skew, pages fed sideways).
+
+Per page: clean the image (flatten the background, suppress noise, merge dithering),
+estimate the text height and upscale small scans (``redactor.scan_cleanup``), straighten
+small skew, read words with ``image_to_data``; when that read looks like a sideways or
+upside-down page, turn it upright with Tesseract's orientation detection and read again.
+Optionally read again, on enlarged crops, the lines Tesseract was unsure of and the inked
+places where it read nothing, keeping the more confident reading. Every box is mapped
+back through the inverse of those transforms, so boxes are always in the pixel space of the
+image given to ``read``. Tesseract runs with ``OMP_THREAD_LIMIT=1`` (several times faster
+on small machines, same words); parallelise over pages instead.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from redactor import scan_cleanup as sc
+from redactor.errors import InputError, PluginFailed, PluginUnavailable
+from redactor.model import OcrPage, WordBox
+from redactor.plugin_api import OcrBackend
+
+# Bumped whenever a change here can change the words read: part of the cache key.
+ALGORITHM_REVISION = "1"
+INSTALL_HINT = "install Debian package tesseract-ocr"
+log = logging.getLogger(__name__)
+_CMD_LOCK = threading.Lock()
+# Re-reading: crops are enlarged by this factor (a second look at another scale), a line's
+# new reading must beat the old mean confidence by this margin, words found where nothing
+# was read must reach this confidence, and at most this many regions are re-read per page.
+REREAD_SCALE = 1.5
+REREAD_LINE_HEIGHT = 1.3 * sc.TARGET_TEXT_HEIGHT * REREAD_SCALE   # a word box spans ascenders too
+REREAD_MARGIN = 5.0
+UNREAD_MIN_CONF = 50.0
+MAX_REREAD_REGIONS = 80
+
+
+@dataclass
+class _Word:
+    """A word while the page is being read: box in working-image coordinates."""
+    text: str
+    box: tuple[float, float, float, float]
+    conf: float
+    line_key: tuple
+    block_key: tuple
+
+
+def _run(cmd: list[str], timeout: float = 20.0) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.setdefault("OMP_THREAD_LIMIT", "1")
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          stdin=subprocess.DEVNULL, timeout=timeout, env=env)
+
+
+def _resolve(cmd: str) -> str | None:
+    return shutil.which(cmd)
+
+
+def _installed_languages(path: str) -> list[str]:
+    out = _run([path, "--list-langs"]).stdout.decode("utf-8", "replace").splitlines()
+    return [ln.strip() for ln in out[1:] if ln.strip()]
+
+
+def _tesseract_version(path: str) -> str:
+    first = _run([path, "--version"]).stdout.decode("utf-8", "replace").splitlines()
+    m = re.search(r"(\d+\.\d+(?:\.\d+)?)", first[0] if first else "")
+    return m.group(1) if m else "unknown"
+
+
+class TesseractOcr(OcrBackend):
+    """Tesseract OCR, word level, with scan clean-up. Options (constructor keywords):
+
+    - ``lang``: Tesseract language(s), e.g. ``"eng"`` or ``"eng+deu"`` (packs must be installed).
+    - ``psm``: page segmentation mode; 3 (automatic layout) reads letters and forms; 11 or 12
+      (sparse text) can find more of a scattered form at the cost of reading order.
+    - ``dpi``: the scan's resolution when known; used to scale pages whose text size cannot be
+      measured, and passed on to Tesseract.
+    - ``scale``: ``"auto"`` (measure the text height and upscale small scans so text reaches
+      the size Tesseract reads best) or a number (fixed factor; 1 = as given).
+    - ``preprocess``: denoise and flatten the background before OCR (default on).
+    - ``binarize``: hand Tesseract a locally thresholded image instead of the cleaned gray one.
+    - ``remove_rules``: whiten table borders and form underlines before OCR (with preprocess;
+      off by default: on blurred low-resolution text it also took out merged letters).
+    - ``deskew``: straighten skew up to ``max_skew`` degrees (default on with preprocess).
+    - ``orientation``: ``"auto"`` (Tesseract OSD finds pages at 90/180/270 degrees), ``"off"``,
+      or 0/90/180/270: turn the page clockwise by that much to make it upright (what OSD
+      calls "Rotate").
+    - ``reread``: read again, on crops enlarged for their own text size, lines with a word
+      below ``reread_conf`` and inked regions where nothing was read; the more confident
+      reading is kept. Off by default: it measured no recall gain on the benchmark pages
+      for about 17 % more time (see docs/ocr.md).
+    - ``timeout``: seconds allowed per page over all Tesseract runs; exceeded -> PluginFailed.
+    - ``tesseract_cmd``: the binary (name on PATH or a path).
+    """
+    name = "tesseract"
+    mapping_file = None
+
+    def __init__(self, lang: str = "eng", psm: int = 3, dpi: int | None = None,
+                 scale: str | float = "auto", preprocess: bool = True, binarize: bool = False,
+                 deskew: bool | None = None, max_skew: float = 5.0, remove_rules: bool = False,
+                 orientation: str | int = "auto", reread: bool = False, reread_conf: float = 60.0,
+                 timeout: float = 120.0, tesseract_cmd: str = "tesseract", **unknown):
+        if unknown:
+            raise InputError(f"tesseract: unknown option(s): {', '.join(sorted(unknown))}")
+        reason = self.unavailable_reason(lang=lang, tesseract_cmd=tesseract_cmd)
+        if reason:
+            raise PluginUnavailable(f"tesseract: {reason}")
+        self.lang = str(lang)
+        self.psm = _as_number(psm, "psm", int)
+        if self.psm not in range(0, 14) or self.psm in (0, 2):
+            raise InputError(f"tesseract: psm must be 1 or 3-13 (got {psm})")
+        self.dpi = _as_number(dpi, "dpi", int) if dpi else None
+        if self.dpi is not None and not 20 <= self.dpi <= 2400:
+            raise InputError(f"tesseract: dpi must be between 20 and 2400 (got {dpi})")
+        if isinstance(scale, str) and scale != "auto":
+            try:
+                scale = float(scale)
+            except ValueError:
+                raise InputError(f"tesseract: scale must be 'auto' or a number (got {scale!r})") from None
+        if not isinstance(scale, str) and not 0.1 <= float(scale) <= 8:
+            raise InputError(f"tesseract: scale must be between 0.1 and 8 (got {scale})")
+        self.scale = scale if isinstance(scale, str) else float(scale)
+        self.preprocess = _as_bool(preprocess, "preprocess")
+        self.binarize = _as_bool(binarize, "binarize")
+        self.deskew = self.preprocess if deskew is None else _as_bool(deskew, "deskew")
+        self.max_skew = _as_number(max_skew, "max_skew", float)
+        self.remove_rules = _as_bool(remove_rules, "remove_rules")
+        orientation = str(orientation).lower()
+        if orientation not in ("auto", "off", "0", "90", "180", "270"):
+            raise InputError(f"tesseract: orientation must be auto, off, 0, 90, 180 or 270 "
+                             f"(got {orientation!r})")
+        self.orientation = orientation
+        self.reread = _as_bool(reread, "reread")
+        self.reread_conf = _as_number(reread_conf, "reread_conf", float)
+        self.timeout = _as_number(timeout, "timeout", float)
+        if self.timeout <= 0:
+            raise InputError(f"tesseract: timeout must be positive (got {timeout})")
+        self.cmd = _resolve(tesseract_cmd) or tesseract_cmd
+        self.version = _tesseract_version(self.cmd)
+        # Debian's tesseract-ocr depends on tesseract-ocr-osd; other installs may lack it.
+        self._has_osd = "osd" in _installed_languages(self.cmd)
+        if self.orientation == "auto" and not self._has_osd:
+            log.warning("tesseract: no osd.traineddata, pages are not turned upright "
+                        "(install Debian package tesseract-ocr-osd)")
+        # Tesseract's OpenMP threads cost far more than they give on a few cores; children
+        # inherit the environment, and a value the user set stays.
+        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+
+    # ------------------------------------------------------------------ plugin protocol
+    @classmethod
+    def unavailable_reason(cls, lang: str = "eng", tesseract_cmd: str = "tesseract") -> str | None:
+        path = _resolve(tesseract_cmd)
+        if not path:
+            where = "on PATH" if os.sep not in tesseract_cmd else f"at {tesseract_cmd}"
+            return f"{tesseract_cmd} not found {where}: {INSTALL_HINT}"
+        try:
+            installed = _installed_languages(path)
+        except (OSError, subprocess.SubprocessError) as exc:
+            return f"{tesseract_cmd} does not run ({exc}): {INSTALL_HINT}"
+        missing = [code for code in str(lang).split("+") if code and code not in installed]
+        if missing:
+            pkgs = " ".join(f"tesseract-ocr-{code.lower().replace('_', '-')}" for code in missing)
+            return (f"Tesseract language pack(s) {'+'.join(missing)} not installed: "
+                    f"install Debian package(s) {pkgs}")
+        return None
+
+    def fingerprint(self) -> str:
+        return (f"tesseract {self.version} rev={ALGORITHM_REVISION} lang={self.lang} "
+                f"psm={self.psm} dpi={self.dpi} scale={self.scale} preprocess={self.preprocess} "
+                f"binarize={self.binarize} rules={self.remove_rules} deskew={self.deskew}/{self.max_skew} "
+                f"orientation={self.orientation} reread={self.reread}/{self.reread_conf}")
+
+    def describe(self) -> str:
+        return self.fingerprint()
+
+    # ------------------------------------------------------------------ reading
+    def read(self, image) -> OcrPage:
+        deadline = time.monotonic() + self.timeout
+        gray = _as_gray(image)
+        height, width = gray.shape[:2]
+        if width == 0 or height == 0:
+            raise InputError("tesseract: empty image (0 pixels)")
+        work, forward, text_h, dpi = self._prepare(gray, image, deadline)
+        words = self._read_words(work, self.psm, dpi, deadline)
+        if self.orientation == "auto" and self._has_osd and text_h and not _reads_upright(words):
+            # Orientation detection costs about as much as a read, so it runs only when the
+            # read looks like a sideways or upside-down page: few confident words.
+            turns = self._quarter_turns(work, dpi, deadline)
+            if turns:
+                turned, fwd = _turn(work, forward, turns)
+                turned, fwd = self._straighten(turned, fwd, text_h)
+                again = self._read_words(turned, self.psm, dpi, deadline)
+                if _quality(again) > _quality(words):
+                    work, forward, words = turned, fwd, again
+        if self.reread:
+            words = self._reread(work, words, text_h, dpi, deadline)
+        return self._to_page(words, forward, width, height)
+
+    def _prepare(self, gray: np.ndarray, image, deadline: float):
+        """Working image, the affine from the given image to it, the working text height and
+        the resolution to tell Tesseract."""
+        forward = sc.identity()
+        work = gray
+        # A fax stored at 204x98 dpi has squashed letters: its rows are further apart.
+        xd, yd = _image_dpi(image)
+        aspect = xd / yd if xd and yd and abs(xd / yd - 1) > 0.25 else 1.0
+        if self.preprocess:
+            # Cleaned at native size: dithering and noise are handled at the scale they
+            # were made, and filtering costs a fraction of what it would after upscaling.
+            work = sc.normalise_contrast(work)
+            work = sc.denoise(work, aspect)
+        text_h = sc.estimate_text_height(work)
+        factor_x = factor_y = 1.0
+        if self.scale == "auto":
+            if text_h:
+                f = sc.choose_scale(text_h * aspect, image_pixels=int(work.size * aspect))
+            elif self.dpi and self.dpi < 200:
+                f = min(4.0, 300.0 / self.dpi)
+            else:
+                f = 1.0
+            # Square pixels too: the vertical factor also undoes the fax's squashing.
+            factor_x, factor_y = f, f * aspect
+        else:
+            factor_x = factor_y = float(self.scale)
+        if abs(factor_x - 1) > 1e-3 or abs(factor_y - 1) > 1e-3:
+            work, m = sc.resize(work, factor_x, factor_y)
+            forward = sc.compose(forward, m)
+            if text_h:
+                text_h *= factor_y
+        if self.dpi:
+            dpi = int(round(self.dpi * factor_x))
+        else:
+            # Text at the target height reads as 300 dpi would.
+            dpi = int(round(300 * (text_h or sc.TARGET_TEXT_HEIGHT) / sc.TARGET_TEXT_HEIGHT))
+        dpi = max(70, min(dpi, 1200))
+        if self.preprocess and self.remove_rules and text_h:
+            work = sc.remove_rules(work, text_h)
+        if self.orientation not in ("auto", "off"):
+            work, forward = _turn(work, forward, (-int(self.orientation) // 90) % 4)
+        work, forward = self._straighten(work, forward, text_h)
+        return work, forward, text_h, dpi
+
+    def _straighten(self, work: np.ndarray, forward, text_h):
+        if self.deskew:
+            angle = sc.estimate_skew(work, self.max_skew)
+            if abs(angle) >= 0.3:
+                work, m = sc.rotate(work, angle)
+                forward = sc.compose(forward, m)
+        if self.binarize:
+            work = sc.binarise(work, text_h)
+        return work, forward
+
+    def _quarter_turns(self, work: np.ndarray, dpi: int, deadline: float) -> int:
+        """Counter-clockwise quarter turns that make the page upright, by Tesseract's
+        orientation detection (osd.traineddata, shipped with Debian's tesseract-ocr)."""
+        import pytesseract
+        try:
+            osd = self._call(pytesseract.image_to_osd, work, deadline, lang="osd",
+                             config=f"--dpi {dpi}", output_type=pytesseract.Output.DICT)
+        except PluginFailed as exc:
+            # Too little text to tell: read the page as it is.
+            if "timed out" in str(exc):
+                raise
+            log.debug("orientation detection gave no answer: %s", exc)
+            return 0
+        rotate = int(osd.get("rotate", 0)) % 360
+        if rotate == 0 or float(osd.get("orientation_conf", 0.0)) < 1.0:
+            return 0
+        return (-rotate // 90) % 4   # OSD's "Rotate" is clockwise degrees to upright
+
+    def _call(self, fn, img: np.ndarray, deadline: float, **kwargs):
+        import pytesseract
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s")
+        # pytesseract keeps the binary in a module global; every instance sets its own before
+        # a run. Instances with different binaries in threads of one process are unsupported.
+        with _CMD_LOCK:
+            if pytesseract.pytesseract.tesseract_cmd != self.cmd:
+                pytesseract.pytesseract.tesseract_cmd = self.cmd
+        from PIL import Image
+        pil = Image.fromarray(img)
+        # pytesseract hands the page over as a file in this format: uncompressed PNM costs
+        # milliseconds where PNG compression of a 300 dpi page costs up to a second.
+        pil.format = "PPM"
+        try:
+            return fn(pil, timeout=remaining, **kwargs)
+        except RuntimeError as exc:
+            if "timeout" in str(exc).lower():
+                raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s") from None
+            raise PluginFailed(f"tesseract failed: {exc}") from None
+        except pytesseract.TesseractNotFoundError:
+            raise PluginUnavailable(f"tesseract: {self.cmd} not found: {INSTALL_HINT}") from None
+        except pytesseract.TesseractError as exc:
+            msg = " ".join(str(exc.message).split()) or f"exit status {exc.status}"
+            raise PluginFailed(f"tesseract failed: {msg[:300]}") from None
+
+    def _read_words(self, img: np.ndarray, psm: int, dpi: int, deadline: float) -> list[_Word]:
+        import pytesseract
+        data = self._call(pytesseract.image_to_data, img, deadline, lang=self.lang,
+                          config=f"--psm {psm} --dpi {dpi}", output_type=pytesseract.Output.DICT)
+        return _words_from_data(data)
+
+    def _reread(self, work: np.ndarray, words: list[_Word], text_h, dpi: int,
+                deadline: float) -> list[_Word]:
+        """Read again, on enlarged crops stacked into one image (one Tesseract run), the
+        lines holding a word below ``reread_conf`` and the inked regions where nothing was
+        read. A line's new reading replaces the old one when it is clearly more confident;
+        words found where nothing was read are added when Tesseract is fairly sure of them."""
+        th = text_h or sc.estimate_text_height(work)
+        if not th:
+            return words
+        lines: dict[tuple, list[int]] = {}
+        for i, w in enumerate(words):
+            lines.setdefault(w.line_key, []).append(i)
+        pad = th / 3.0
+        regions: list[tuple[tuple, tuple | None]] = []
+        for key, idx in lines.items():
+            if min(words[i].conf for i in idx) < self.reread_conf:
+                x0 = min(words[i].box[0] for i in idx) - pad
+                y0 = min(words[i].box[1] for i in idx) - pad
+                x1 = max(words[i].box[2] for i in idx) + pad
+                y1 = max(words[i].box[3] for i in idx) + pad
+                regions.append(((x0, y0, x1, y1), key))
+        for box in sc.unread_ink_regions(work, [w.box for w in words], th):
+            regions.append((box, None))
+        regions = regions[:MAX_REREAD_REGIONS]
+        if not regions:
+            return words
+        new_by_region = self._read_crops(work, [r[0] for r in regions], th, dpi, deadline)
+        replaced: dict[tuple, list[_Word]] = {}
+        added: list[tuple[float, list[_Word]]] = []
+        for n, ((box, key), new) in enumerate(zip(regions, new_by_region)):
+            new = [w for w in new if any(ch.isalnum() for ch in w.text) or len(w.text) > 1]
+            if not new:
+                continue
+            if key is not None:
+                old = [words[i] for i in lines[key]]
+                if _mean_conf(new) >= _mean_conf(old) + REREAD_MARGIN:
+                    replaced[key] = [_Word(w.text, w.box, w.conf, key, old[0].block_key) for w in new]
+            else:
+                keep = [w for w in new if w.conf >= UNREAD_MIN_CONF]
+                if keep:
+                    tag = ("reread", n)
+                    added.append(((box[1] + box[3]) / 2,
+                                  [_Word(w.text, w.box, w.conf, tag, tag) for w in keep]))
+        out: list[_Word] = []
+        done: set[tuple] = set()
+        for w in words:
+            if w.line_key in replaced:
+                if w.line_key not in done:
+                    out.extend(replaced[w.line_key])
+                    done.add(w.line_key)
+            else:
+                out.append(w)
+        for cy, new in sorted(added, key=lambda a: a[0]):
+            # After the last word already above the region, as a reader would meet it.
+            pos = 0
+            for i, w in enumerate(out):
+                if (w.box[1] + w.box[3]) / 2 <= cy:
+                    pos = i + 1
+            out[pos:pos] = new
+        return out
+
+    def _read_crops(self, work: np.ndarray, boxes, th: float, dpi: int,
+                    deadline: float) -> list[list[_Word]]:
+        """OCR crops of ``work`` enlarged by ``REREAD_SCALE``, stacked on one white canvas
+        with blank bands between them; words come back per crop in ``work`` coordinates."""
+        import cv2
+        h, w = work.shape[:2]
+        gap = int(th * REREAD_SCALE)
+        crops, placed = [], []
+        y = gap
+        width = 0
+        pad = th / 3.0
+        for x0, y0, x1, y1 in boxes:
+            ix0, iy0 = max(0, int(x0)), max(0, int(y0))
+            ix1, iy1 = min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
+            if ix1 - ix0 < 2 or iy1 - iy0 < 2:
+                crops.append(None)
+                placed.append(None)
+                continue
+            # Each crop is enlarged for its own text: fine print on a page of normal text
+            # was left too small by the page-wide scale.
+            line_h = max(1.0, (y1 - y0) - 2 * pad)
+            s = float(np.clip(REREAD_LINE_HEIGHT / line_h, REREAD_SCALE, 4.0))
+            crop = cv2.resize(work[iy0:iy1, ix0:ix1], None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
+            crops.append(crop)
+            placed.append((gap, y, ix0, iy0, crop.shape[1], crop.shape[0], s))
+            y += crop.shape[0] + gap
+            width = max(width, crop.shape[1])
+        canvas = np.full((y, width + 2 * gap), 255, np.uint8)
+        for crop, p in zip(crops, placed):
+            if crop is not None:
+                canvas[p[1]:p[1] + p[5], p[0]:p[0] + p[4]] = crop
+        found = self._read_words(canvas, 6, int(dpi * REREAD_SCALE), deadline)
+        per: list[list[_Word]] = [[] for _ in boxes]
+        for wd in found:
+            cy = (wd.box[1] + wd.box[3]) / 2
+            for k, p in enumerate(placed):
+                if p is not None and p[1] <= cy < p[1] + p[5]:
+                    cx, top, s = p[0], p[1], p[6]
+                    bx = ((wd.box[0] - cx) / s + p[2], (wd.box[1] - top) / s + p[3],
+                          (wd.box[2] - cx) / s + p[2], (wd.box[3] - top) / s + p[3])
+                    bx = (max(bx[0], p[2]), max(bx[1], p[3]),
+                          min(bx[2], p[2] + p[4] / s), min(bx[3], p[3] + p[5] / s))
+                    if bx[2] > bx[0] and bx[3] > bx[1]:
+                        per[k].append(_Word(wd.text, bx, wd.conf, wd.line_key, wd.block_key))
+                    break
+        return per
+
+    def _to_page(self, words: list[_Word], forward, width: int, height: int) -> OcrPage:
+        back = sc.invert(forward)
+        line_ids: dict[tuple, int] = {}
+        block_ids: dict[tuple, int] = {}
+        out: list[WordBox] = []
+        for w in words:
+            text = w.text.strip()
+            if not text:
+                continue
+            box = sc.map_box(w.box, back, width, height)
+            if box[2] <= box[0] or box[3] <= box[1]:
+                continue
+            line = line_ids.setdefault(w.line_key, len(line_ids) + 1)
+            block = block_ids.setdefault(w.block_key, len(block_ids) + 1)
+            out.append(WordBox(text=text, bbox=box, conf=float(w.conf), line=line, block=block))
+        return OcrPage(width=width, height=height, words=tuple(out), engine="tesseract",
+                       version=self.version)
+
+
+# ---------------------------------------------------------------------- helpers
+def _as_bool(value, name: str) -> bool:
+    if isinstance(value, str):
+        low = value.strip().lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        raise InputError(f"tesseract: {name} must be true or false (got {value!r})")
+    return bool(value)
+
+
+def _as_number(value, name: str, kind):
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        raise InputError(f"tesseract: {name} must be a number (got {value!r})") from None
+
+
+def _turn(work: np.ndarray, forward, turns: int):
+    if turns % 4 == 0:
+        return work, forward
+    out, m = sc.rotate_quarters(work, turns)
+    return out, sc.compose(forward, m)
+
+
+def _quality(words: list[_Word]) -> float:
+    """Confidence-weighted count of characters read as real words."""
+    return sum(len(w.text) * max(w.conf, 0.0) / 100.0 for w in words
+               if sum(ch.isalnum() for ch in w.text) >= 2)
+
+
+def _mean_conf(words: list[_Word]) -> float:
+    chars = sum(len(w.text) for w in words)
+    return sum(len(w.text) * w.conf for w in words) / chars if chars else -1.0
+
+
+def _reads_upright(words: list[_Word]) -> bool:
+    """A read of an upright page has confident words; a sideways or upside-down page
+    yields few words, mostly low-confidence fragments."""
+    good = [w for w in words if w.conf >= 80 and sum(ch.isalpha() for ch in w.text) >= 3]
+    return len(good) >= 5 and len(good) >= 0.3 * len(words)
+
+
+def _as_gray(image) -> np.ndarray:
+    if isinstance(image, np.ndarray):
+        return sc.to_gray(image)
+    try:
+        from PIL import Image
+    except ImportError:  # pragma: no cover - Pillow is a core dependency
+        raise InputError("tesseract: Pillow is required to read images") from None
+    if not isinstance(image, Image.Image):
+        raise InputError(f"tesseract: expected a PIL image or numpy array, got {type(image).__name__}")
+    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+        return sc.to_gray(np.asarray(image.convert("RGBA")))
+    if image.mode in ("I;16", "I;16B", "I", "F"):
+        arr = np.asarray(image).astype(np.float64)
+        span = arr.max() - arr.min()
+        arr = (arr - arr.min()) * (255.0 / span) if span > 0 else np.full_like(arr, 255.0)
+        return arr.astype(np.uint8)
+    return sc.to_gray(np.asarray(image.convert("RGB")))
+
+
+def _image_dpi(image) -> tuple[float, float]:
+    info = getattr(image, "info", None) or {}
+    dpi = info.get("dpi")
+    try:
+        return float(dpi[0]), float(dpi[1])
+    except (TypeError, ValueError, IndexError):
+        return 0.0, 0.0
+
+
+def _words_from_data(data: dict, prefix: tuple = ()) -> list[_Word]:
+    """Word rows (level 5) of ``image_to_data``'s dict, in Tesseract's reading order."""
+    out: list[_Word] = []
+    n = len(data.get("text", []))
+    for i in range(n):
+        if int(data["level"][i]) != 5:
+            continue
+        text = str(data["text"][i]).strip()
+        if not text:
+            continue
+        try:
+            conf = float(data["conf"][i])
+        except (TypeError, ValueError):
+            conf = -1.0
+        left, top = float(data["left"][i]), float(data["top"][i])
+        box = (left, top, left + float(data["width"][i]), top + float(data["height"][i]))
+        block = prefix + (int(data["page_num"][i]), int(data["block_num"][i]), int(data["par_num"][i]))
+        out.append(_Word(text, box, conf, block + (int(data["line_num"][i]),), block))
+    return out

@@ -1,0 +1,374 @@
+"""Pure image functions that make a bad scan easier to read: text-height estimate and
+upscaling, denoising, contrast normalisation, binarisation, skew estimate and rotation.
+
+Every function that moves pixels returns, with the new image, the 2x3 affine matrix that
+maps a point of its input to the same point of its output, in *pixel-edge* coordinates
+(a box ``(x0, y0, x1, y1)`` with ``x1`` exclusive, as OCR engines report them). Composing
+those matrices and inverting the result takes a box read on the cleaned image back to the
+image as given, which is how the OCR plugins keep every box in the caller's pixel space.
+Images are numpy arrays (uint8, 2-D gray or 3-D RGB); nothing here runs OCR.
+"""
+from __future__ import annotations
+
+import math
+from typing import Iterable, Sequence
+
+import cv2
+import numpy as np
+
+Affine = np.ndarray   # shape (2, 3), float64
+Box = tuple[float, float, float, float]
+
+# Median height of character-like blobs on a clean 300 dpi page of 10-11 pt body text
+# (measured on pages rendered with DejaVu/Liberation/URW fonts); Tesseract's recognisers are
+# trained around this size (x-height roughly 20-30 px), so low-resolution scans are scaled
+# until their text is this tall.
+TARGET_TEXT_HEIGHT = 30.0
+
+
+# ----------------------------------------------------------------------- affine helpers
+def identity() -> Affine:
+    return np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+
+
+def compose(*steps: Affine) -> Affine:
+    """The affine of applying ``steps`` in order (first step first)."""
+    total = np.eye(3)
+    for m in steps:
+        total = np.vstack([m, [0.0, 0.0, 1.0]]) @ total
+    return total[:2]
+
+
+def invert(m: Affine) -> Affine:
+    return np.linalg.inv(np.vstack([m, [0.0, 0.0, 1.0]]))[:2]
+
+
+def map_box(box: Sequence[float], m: Affine, width: float, height: float) -> Box:
+    """Transform a box's four corners by ``m``, take their axis-aligned hull and clip it to a
+    ``width`` x ``height`` page. A rotated box grows to cover everything it covered."""
+    x0, y0, x1, y1 = (float(v) for v in box)
+    corners = np.array([[x0, y0, 1.0], [x1, y0, 1.0], [x1, y1, 1.0], [x0, y1, 1.0]])
+    pts = corners @ np.asarray(m, dtype=float).T
+    xs, ys = pts[:, 0], pts[:, 1]
+    nx0 = min(max(float(xs.min()), 0.0), float(width))
+    ny0 = min(max(float(ys.min()), 0.0), float(height))
+    nx1 = min(max(float(xs.max()), 0.0), float(width))
+    ny1 = min(max(float(ys.max()), 0.0), float(height))
+    return (nx0, ny0, nx1, ny1)
+
+
+def map_boxes_back(boxes: Iterable[Sequence[float]], forward: Affine, width: float,
+                   height: float) -> list[Box]:
+    """Boxes read on a transformed image, taken back through ``forward`` (original ->
+    transformed) to an original image of ``width`` x ``height``."""
+    back = invert(forward)
+    return [map_box(b, back, width, height) for b in boxes]
+
+
+# ----------------------------------------------------------------------- conversions
+def to_gray(image) -> np.ndarray:
+    """uint8 2-D gray from a PIL image or a gray/RGB/RGBA array (alpha composited on white)."""
+    arr = np.asarray(image)
+    if arr.dtype != np.uint8:
+        arr = np.clip(arr, 0, 255).astype(np.uint8) if arr.dtype != bool else arr.astype(np.uint8) * 255
+    if arr.ndim == 2:
+        return arr
+    if arr.ndim == 3 and arr.shape[2] == 4:
+        alpha = arr[:, :, 3:4].astype(np.float32) / 255.0
+        rgb = arr[:, :, :3].astype(np.float32) * alpha + 255.0 * (1.0 - alpha)
+        arr = rgb.astype(np.uint8)
+    if arr.ndim == 3 and arr.shape[2] == 3:
+        return cv2.cvtColor(arr, cv2.COLOR_RGB2GRAY)
+    if arr.ndim == 3 and arr.shape[2] == 1:
+        return arr[:, :, 0]
+    raise ValueError(f"unsupported image array shape {arr.shape}")
+
+
+def ink_mask(gray: np.ndarray) -> np.ndarray:
+    """255 where there is ink (dark on light), by Otsu after a light blur that also merges
+    the dots of dithered or speckled scans."""
+    blurred = cv2.GaussianBlur(gray, (3, 3), 0)
+    _, mask = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    return mask
+
+
+# ----------------------------------------------------------------------- resolution
+def estimate_text_height(gray: np.ndarray) -> float | None:
+    """Median height in pixels of the character-like blobs on the page, or None when there
+    are too few to tell (blank page, a photo). A small closing joins dithered dots and broken
+    strokes first; rules, frames, specks and big pictures are left out by size and shape."""
+    h, w = gray.shape[:2]
+    if h < 8 or w < 8:
+        return None
+    mask = ink_mask(gray)
+    # A page that is mostly ink is a photo or an inverted scan: no text size to read off.
+    if cv2.countNonZero(mask) > 0.5 * h * w:
+        return None
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return None
+    ws = stats[1:, cv2.CC_STAT_WIDTH].astype(float)
+    hs = stats[1:, cv2.CC_STAT_HEIGHT].astype(float)
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(float)
+    keep = ((hs >= 4) & (hs <= max(8.0, h / 10.0)) & (ws >= 2) & (ws <= 12.0 * hs)
+            & (areas >= 0.12 * ws * hs) & (areas <= 0.95 * ws * hs))
+    heights = hs[keep]
+    if heights.size < 12:
+        return None
+    # Punctuation and i-dots sit far below the median; the upper half holds the letters.
+    return float(np.median(heights[heights >= np.percentile(heights, 25)]))
+
+
+def choose_scale(text_height: float | None, target: float = TARGET_TEXT_HEIGHT,
+                 max_scale: float = 4.0, min_gain: float = 1.25, image_pixels: int = 0,
+                 max_pixels: int = 40_000_000) -> float:
+    """Upscale factor that brings ``text_height`` to ``target``; 1.0 when the text is
+    already tall enough (within ``min_gain``) or its height is unknown. Never shrinks: big
+    text reads fine and shrinking loses strokes. Capped so the result stays under
+    ``max_pixels``."""
+    if not text_height or text_height <= 0:
+        return 1.0
+    factor = target / text_height
+    if factor < min_gain:
+        return 1.0
+    factor = min(factor, max_scale)
+    if image_pixels > 0:
+        factor = min(factor, math.sqrt(max_pixels / image_pixels))
+    return max(1.0, factor)
+
+
+def resize(image: np.ndarray, fx: float, fy: float | None = None) -> tuple[np.ndarray, Affine]:
+    """Scale by ``fx`` across and ``fy`` (default ``fx``) down, cubic when enlarging, area
+    when shrinking; the matrix uses the exact ratios of the rounded output size so boxes
+    map back without drift."""
+    fy = fx if fy is None else fy
+    h, w = image.shape[:2]
+    nw, nh = max(1, int(round(w * fx))), max(1, int(round(h * fy)))
+    if (nw, nh) == (w, h):
+        return image.copy(), identity()
+    interp = cv2.INTER_CUBIC if fx * fy > 1 else cv2.INTER_AREA
+    out = cv2.resize(image, (nw, nh), interpolation=interp)
+    return out, np.array([[nw / w, 0.0, 0.0], [0.0, nh / h, 0.0]])
+
+
+# ----------------------------------------------------------------------- cleaning
+def is_bilevel(gray: np.ndarray) -> bool:
+    """True for 1-bit scans and faxes (nearly every pixel pure black or white), whose gray
+    tones, if any, were dithered into dot patterns."""
+    hist = cv2.calcHist([gray], [0], None, [256], [0, 256]).ravel()
+    dark, mid = hist[:16].sum(), hist[16:240].sum()
+    # Anti-aliased or scanned gray text has many mid-tone edge pixels per black one.
+    return bool(dark > 0 and mid < 0.02 * (dark + mid))
+
+
+def denoise(gray: np.ndarray, aspect: float = 1.0) -> np.ndarray:
+    """Clean a 1-bit scan or fax (see ``is_bilevel``): whiten isolated dots of line noise,
+    then merge dithering dots into solid gray strokes with a small Gaussian at the scan's own
+    resolution, so that upscaling and Tesseract's threshold see letters, not dot patterns.
+    The blur has the same physical size along both axes: sigma 1 px across and
+    ``1 / aspect`` px down (at least 0.5), where ``aspect`` is horizontal over vertical
+    resolution (2.08 for a 204x98 dpi fax, whose rows are twice as far apart).
+
+    Gray scans are returned unchanged: on the benchmark pages, blurring or median-filtering
+    sensor/JPEG noise cost recall (thin strokes of 75-150 dpi text suffer more than the
+    noise does) and non-local means cost seconds for no gain; Tesseract's own thresholding
+    copes with that noise."""
+    if not is_bilevel(gray):
+        return gray
+    sigma_y = max(0.5, 1.0 / max(aspect, 1e-6))
+    return cv2.GaussianBlur(remove_isolated_dots(gray), (0, 0), sigmaX=1.0, sigmaY=sigma_y)
+
+
+def remove_isolated_dots(gray: np.ndarray) -> np.ndarray:
+    """Whiten dark pixels with no dark neighbour: the line noise of faxes and 1-bit scans.
+    Strokes, even dithered ones, are never a single pixel wide and tall, so they stay."""
+    ink = (gray < 128).astype(np.uint8)
+    neighbours = cv2.filter2D(ink, cv2.CV_16S, np.array([[1, 1, 1], [1, 0, 1], [1, 1, 1]], np.int16),
+                              borderType=cv2.BORDER_CONSTANT)
+    out = gray.copy()
+    out[(ink == 1) & (neighbours == 0)] = 255
+    return out
+
+
+def normalise_contrast(gray: np.ndarray) -> np.ndarray:
+    """Flatten uneven background (shadows, yellowed paper, scanner gradients) by dividing by
+    a background estimate, then stretch so paper is white and the darkest ink black. Faint,
+    low-contrast text becomes dark enough for a global threshold. The background is a gray
+    closing with a window of 1/40 of the page's long side: wider than any body-text stroke,
+    narrower than the shading it removes."""
+    h, w = gray.shape[:2]
+    k = max(15, int(max(h, w) / 40))
+    # Closing on a reduced copy: same background, a fraction of the cost.
+    small = max(1, k // 12)
+    reduced = cv2.resize(gray, (max(1, w // small), max(1, h // small)),
+                         interpolation=cv2.INTER_AREA) if small > 1 else gray
+    ks = max(3, k // small) | 1
+    bg = cv2.morphologyEx(reduced, cv2.MORPH_CLOSE,
+                          cv2.getStructuringElement(cv2.MORPH_RECT, (ks, ks)))
+    bg = cv2.GaussianBlur(bg, (0, 0), ks / 2.0)
+    if small > 1:
+        bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    flat = cv2.divide(gray, np.maximum(bg, 1), scale=255.0)
+    # The darkest 0.5 % of pixels (solid ink) become black.
+    hist = cv2.calcHist([flat], [0], None, [256], [0, 256]).ravel()
+    lo = int(np.searchsorted(np.cumsum(hist), 0.005 * flat.size))
+    if lo >= 250:
+        return flat
+    lut = np.clip((np.arange(256) - lo) * (255.0 / (255 - lo)), 0, 255).astype(np.uint8)
+    return cv2.LUT(flat, lut)
+
+
+def binarise(gray: np.ndarray, text_height: float | None = None) -> np.ndarray:
+    """Local (adaptive Gaussian) threshold with a window a few text lines tall: copes with
+    stains and gradients that defeat one global threshold. Ink 0, paper 255."""
+    th = text_height or 20.0
+    block = int(max(15, round(th * 3))) | 1
+    return cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_GAUSSIAN_C, cv2.THRESH_BINARY,
+                                 block, 15)
+
+
+def _long_runs(mask: np.ndarray, text_height: float) -> tuple[np.ndarray, np.ndarray]:
+    """Horizontal and vertical ink runs at least three text heights long."""
+    run = max(9, int(round(float(text_height) * 3)))
+    return (cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, run), np.uint8)),
+            cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((run, 1), np.uint8)))
+
+
+def rule_mask(gray: np.ndarray, text_height: float) -> np.ndarray:
+    """255 on ruling lines (table borders, form underlines, frames): straight ink runs at
+    least three text heights long, which no letter makes. A horizontal run must also have
+    little ink just above and below it: the letters of blurred low-resolution text touch
+    along their baseline and form long runs too, but with the letters right above."""
+    th = float(text_height)
+    mask = ink_mask(gray)
+    h, w = mask.shape
+    # Closing first joins the dashes of rules that a fax or a 1-bit scan broke up.
+    gap = max(3, int(round(th * 0.3)))
+    joined = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8))
+    horizontal, _ = _long_runs(joined, th)
+    _, vertical = _long_runs(mask, th)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(horizontal, connectivity=8)
+    band = max(2, int(round(th * 0.4)))
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if area > 0.25 * th * bw:       # thicker than a rule: a band of merged letters
+            continue
+        above = mask[max(0, y - 2 - band):max(0, y - 2), x:x + bw]
+        below = mask[min(h, y + bh + 2):min(h, y + bh + 2 + band), x:x + bw]
+        dens = [float(np.count_nonzero(b)) / b.size if b.size else 0.0 for b in (above, below)]
+        keep[i] = max(dens) < 0.2
+    rules = np.where(keep[labels], 255, 0).astype(np.uint8)
+    return rules | vertical
+
+
+def remove_rules(gray: np.ndarray, text_height: float) -> np.ndarray:
+    """Paint ruling lines paper-white. Tesseract takes cell borders for letters ('|', 'I')
+    or loses the words that touch them; text in tables and on underlined form fields reads
+    better without them. Words are not moved, so boxes are unaffected."""
+    rules = cv2.dilate(rule_mask(gray, text_height), np.ones((3, 3), np.uint8))
+    out = gray.copy()
+    out[rules > 0] = 255
+    return out
+
+
+# ----------------------------------------------------------------------- geometry
+def estimate_skew(gray: np.ndarray, max_angle: float = 5.0) -> float:
+    """The angle in degrees that straightens the page's text lines when passed to
+    ``rotate`` (within +-``max_angle``): the rotation whose horizontal projection of the ink
+    is sharpest (text lines become narrow peaks). 0.0 when there is too little ink to tell."""
+    mask = ink_mask(gray)
+    h, w = mask.shape
+    if cv2.countNonZero(mask) < 200 or cv2.countNonZero(mask) > 0.5 * h * w:
+        return 0.0
+    scale = min(1.0, 1200.0 / max(h, w))
+    if scale < 1.0:
+        mask = cv2.resize(mask, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    mh, mw = mask.shape
+    centre = (mw / 2.0, mh / 2.0)
+    m32 = mask.astype(np.float32)
+
+    def sharpness(angle: float) -> float:
+        rot = cv2.getRotationMatrix2D(centre, angle, 1.0)
+        warped = cv2.warpAffine(m32, rot, (mw, mh), flags=cv2.INTER_LINEAR, borderValue=0)
+        rows = warped.sum(axis=1)
+        return float(np.sum(np.diff(rows) ** 2))
+
+    coarse = np.arange(-max_angle, max_angle + 1e-9, 0.5)
+    best = max(coarse, key=sharpness)
+    fine = np.arange(best - 0.5, best + 0.5 + 1e-9, 0.05)
+    best = max(fine, key=sharpness)
+    return float(round(best, 2))
+
+
+def rotate(image: np.ndarray, angle: float, fill: int | tuple = 255) -> tuple[np.ndarray, Affine]:
+    """Rotate counter-clockwise by ``angle`` degrees (OpenCV's sense) on an enlarged canvas
+    so no corner is cut off; the uncovered area is filled with ``fill`` (paper)."""
+    h, w = image.shape[:2]
+    if abs(angle) < 1e-6:
+        return image.copy(), identity()
+    rad = math.radians(angle)
+    cos, sin = abs(math.cos(rad)), abs(math.sin(rad))
+    nw = int(math.ceil(w * cos + h * sin))
+    nh = int(math.ceil(w * sin + h * cos))
+    # Matrix in pixel-edge coordinates: rotate about the page centre, then centre on canvas.
+    rot = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), angle, 1.0)
+    rot[0, 2] += nw / 2.0 - w / 2.0
+    rot[1, 2] += nh / 2.0 - h / 2.0
+    # warpAffine samples at pixel centres (index coordinates = edge coordinates - 0.5).
+    shift = np.array([[1.0, 0.0, -0.5], [0.0, 1.0, -0.5]])
+    unshift = np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.5]])
+    index_m = compose(unshift, rot, shift)
+    border = fill if image.ndim == 2 or isinstance(fill, tuple) else (fill,) * image.shape[2]
+    out = cv2.warpAffine(image, index_m, (nw, nh), flags=cv2.INTER_CUBIC,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=border)
+    return out, rot
+
+
+def rotate_quarters(image: np.ndarray, turns: int) -> tuple[np.ndarray, Affine]:
+    """Rotate counter-clockwise by ``turns`` x 90 degrees, exactly (no resampling)."""
+    turns %= 4
+    h, w = image.shape[:2]
+    out = np.ascontiguousarray(np.rot90(image, turns))
+    if turns == 0:
+        return out, identity()
+    if turns == 1:     # (x, y) -> (y, w - x)
+        return out, np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, float(w)]])
+    if turns == 2:     # (x, y) -> (w - x, h - y)
+        return out, np.array([[-1.0, 0.0, float(w)], [0.0, -1.0, float(h)]])
+    return out, np.array([[0.0, -1.0, float(h)], [1.0, 0.0, 0.0]])   # (x, y) -> (h - y, x)
+
+
+# ----------------------------------------------------------------------- coverage
+def unread_ink_regions(gray: np.ndarray, read_boxes: Iterable[Sequence[float]],
+                       text_height: float) -> list[Box]:
+    """Text-like inked regions that no box in ``read_boxes`` covers: where OCR read nothing
+    although something is printed (faint or broken words, text in table cells, stamps).
+    Table rules and specks are not text-like and are left out. Boxes are padded by a third
+    of the text height, in ``gray``'s pixel space."""
+    th = float(max(text_height, 6.0))
+    h, w = gray.shape[:2]
+    mask = ink_mask(gray)
+    # Any long straight run is left out here (a rule, or letters merged along a baseline:
+    # neither needs a second read on its own).
+    horizontal, vertical = _long_runs(mask, th)
+    mask = cv2.subtract(mask, cv2.dilate(horizontal | vertical, np.ones((3, 3), np.uint8)))
+    grow = th * 0.15
+    for x0, y0, x1, y1 in read_boxes:
+        top, left = max(0, int(y0 - grow)), max(0, int(x0 - grow))
+        mask[top:int(np.ceil(y1 + grow)), left:int(np.ceil(x1 + grow))] = 0
+    ink = mask
+    joined = cv2.dilate(ink, np.ones((1, max(3, int(th * 0.8))), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    out: list[Box] = []
+    pad = th / 3.0
+    for i in range(1, n):
+        x, y, bw, bh, _ = (int(v) for v in stats[i])
+        if not (0.4 * th <= bh <= 2.5 * th and bw >= 0.6 * th):
+            continue
+        if cv2.countNonZero(ink[y:y + bh, x:x + bw]) < 0.08 * th * th:
+            continue
+        out.append((max(0.0, x - pad), max(0.0, y - pad), min(float(w), x + bw + pad),
+                    min(float(h), y + bh + pad)))
+    return out

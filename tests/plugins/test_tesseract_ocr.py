@@ -1,0 +1,258 @@
+"""Tests of the tesseract OCR backend with the real Tesseract binary on pages rendered here:
+known words come back with boxes over their ink, in the pixel space of the image given,
+also for sideways, skewed, low-resolution and upscaled pages; failures are typed."""
+from __future__ import annotations
+
+import os
+import stat
+import time
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from plugins.tesseract_ocr import TesseractOcr
+from redactor import registry
+from redactor.errors import PluginFailed, PluginUnavailable
+
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+pytestmark = pytest.mark.skipif(TesseractOcr.unavailable_reason() is not None,
+                                reason=str(TesseractOcr.unavailable_reason()))
+
+FONT = "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"
+LINES = ["Patient Margaret Holloway", "Account 58213907 balance due",
+         "Telephone 555 0142 extension 19", "Please remit payment promptly"]
+KNOWN = {w for line in LINES for w in line.split()}
+
+
+def render(font_px: int = 36):
+    """A small page with known words; returns the image and each word's true box."""
+    img = Image.new("RGB", (int(font_px * 26), int(font_px * 11)), "white")
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, font_px)
+    truth = []
+    for i, line in enumerate(LINES):
+        x, y = font_px, font_px + i * int(font_px * 2.2)
+        for word in line.split():
+            draw.text((x, y), word, font=font, fill="black")
+            truth.append((word, draw.textbbox((x, y), word, font=font), i))
+            x += draw.textlength(word + " ", font=font)
+    return img, truth
+
+
+def transform(truth, image_size, angle):
+    """True boxes after PIL's rotate(angle, expand=True) about the centre."""
+    w, h = image_size
+    a = np.radians(angle)
+    c, s = np.cos(a), np.sin(a)
+    rot_w = abs(w * c) + abs(h * s)
+    rot_h = abs(w * s) + abs(h * c)
+    out = []
+    for word, (x0, y0, x1, y1), line in truth:
+        pts = [(x, y) for x in (x0, x1) for y in (y0, y1)]
+        tx = [c * (x - w / 2) + s * (y - h / 2) + rot_w / 2 for x, y in pts]
+        ty = [-s * (x - w / 2) + c * (y - h / 2) + rot_h / 2 for x, y in pts]
+        out.append((word, (min(tx), min(ty), max(tx), max(ty)), line))
+    return out
+
+
+def matched(page, truth, slack=4.0):
+    """Known words read with the right text and a box centred on the true box."""
+    hits = {}
+    for word, (x0, y0, x1, y1), _ in truth:
+        for wb in page.words:
+            cx, cy = (wb.bbox[0] + wb.bbox[2]) / 2, (wb.bbox[1] + wb.bbox[3]) / 2
+            if wb.text.strip(".,") == word and x0 - slack <= cx <= x1 + slack \
+                    and y0 - slack <= cy <= y1 + slack:
+                hits[word] = wb
+                break
+    return hits
+
+
+def assert_boxes_in_page(page, image):
+    assert (page.width, page.height) == image.size
+    for wb in page.words:
+        x0, y0, x1, y1 = wb.bbox
+        assert 0 <= x0 < x1 <= page.width and 0 <= y0 < y1 <= page.height
+
+
+@pytest.fixture(scope="module")
+def ocr():
+    return TesseractOcr()
+
+
+def test_registered_under_its_entry_point():
+    assert registry.plugin_class("ocr", "tesseract") is TesseractOcr
+
+
+def test_reads_known_words_with_boxes_over_the_ink(ocr):
+    image, truth = render()
+    page = ocr.read(image)
+    assert page.engine == "tesseract" and page.version.startswith("5.")
+    assert_boxes_in_page(page, image)
+    hits = matched(page, truth)
+    assert len(hits) >= len(truth) - 1
+    gray = np.asarray(image.convert("L"))
+    for wb in hits.values():
+        x0, y0, x1, y1 = (int(round(v)) for v in wb.bbox)
+        region = gray[y0:y1, x0:x1]
+        assert (region < 100).mean() > 0.08          # the box sits on printed strokes
+        assert 0 <= wb.conf <= 100
+    # Line ids group the words of a printed line, and lines differ.
+    by_line = {}
+    for word, _, line in truth:
+        if word in hits:
+            by_line.setdefault(line, set()).add(hits[word].line)
+    assert all(len(ids) == 1 for ids in by_line.values())
+    assert len({next(iter(ids)) for ids in by_line.values()}) == len(by_line)
+    assert "Holloway\n" in page.text or "Holloway\n\n" in page.text
+
+
+def test_page_turned_90_degrees_is_read_in_its_own_pixel_space(ocr):
+    image, truth = render()
+    turned = image.rotate(90, expand=True, fillcolor="white")
+    page = ocr.read(turned)
+    assert_boxes_in_page(page, turned)
+    hits = matched(page, transform(truth, image.size, 90))
+    assert len(hits) >= len(truth) - 2
+    # Boxes of a sideways page are tall, like the words on it.
+    assert all(wb.bbox[3] - wb.bbox[1] > wb.bbox[2] - wb.bbox[0] for w, wb in hits.items()
+               if len(w) > 3)
+
+
+def test_skewed_page_boxes_cover_the_skewed_words(ocr):
+    image, truth = render()
+    skewed = image.rotate(2.0, expand=True, resample=Image.BICUBIC, fillcolor="white")
+    page = ocr.read(skewed)
+    assert_boxes_in_page(page, skewed)
+    assert len(matched(page, transform(truth, image.size, 2.0), slack=6)) >= len(truth) - 2
+
+
+def test_low_resolution_page_is_upscaled_and_boxes_come_back(ocr):
+    image, truth = render(36)
+    small = image.resize((image.width // 3, image.height // 3), Image.LANCZOS)
+    scaled_truth = [(w, tuple(v / 3 for v in b), ln) for w, b, ln in truth]
+    page = ocr.read(small)
+    assert_boxes_in_page(page, small)
+    assert len(matched(page, scaled_truth, slack=2)) >= len(truth) - 2
+    raw = TesseractOcr(scale=1.0, preprocess=False, orientation="off", reread=False).read(small)
+    assert len(matched(raw, scaled_truth, slack=2)) <= len(matched(page, scaled_truth, slack=2))
+
+
+def test_fixed_upscale_maps_boxes_back_to_the_given_pixels():
+    image, truth = render(36)
+    plain = TesseractOcr(scale=1.0, preprocess=False, orientation="off", reread=False).read(image)
+    doubled = TesseractOcr(scale=2.0, preprocess=False, orientation="off", reread=False).read(image)
+    assert_boxes_in_page(doubled, image)
+    a, b = matched(plain, truth), matched(doubled, truth)
+    common = set(a) & set(b)
+    assert len(common) >= len(truth) - 2
+    for word in common:
+        assert b[word].bbox == pytest.approx(a[word].bbox, abs=3.0)
+
+
+def test_empty_white_page_gives_no_words(ocr):
+    page = ocr.read(Image.new("RGB", (400, 300), "white"))
+    assert page.words == () and (page.width, page.height) == (400, 300)
+
+
+def test_missing_binary_is_reported_not_raised(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    reason = TesseractOcr.unavailable_reason()
+    assert reason == "tesseract not found on PATH: install Debian package tesseract-ocr"
+    with pytest.raises(PluginUnavailable):
+        registry.create("ocr", "tesseract")
+
+
+def test_nonexistent_tesseract_cmd_is_unavailable():
+    reason = TesseractOcr.unavailable_reason(tesseract_cmd="/nonexistent/bin/tesseract")
+    assert reason and "not found" in reason and "tesseract-ocr" in reason
+    with pytest.raises(PluginUnavailable, match="not found"):
+        TesseractOcr(tesseract_cmd="/nonexistent/bin/tesseract")
+
+
+def test_missing_language_pack_names_the_debian_package():
+    reason = TesseractOcr.unavailable_reason(lang="eng+qqq")
+    assert reason and "qqq" in reason and "tesseract-ocr-qqq" in reason
+    with pytest.raises(PluginUnavailable):
+        TesseractOcr(lang="qqq")
+
+
+def test_timeout_becomes_plugin_failed():
+    image, _ = render()
+    with pytest.raises(PluginFailed, match="timed out"):
+        TesseractOcr(timeout=0.001).read(image)
+
+
+def fake_tesseract(tmp_path, action: str):
+    """A stand-in binary that answers the availability checks and then runs ``action``."""
+    fake = tmp_path / "tesseract"
+    fake.write_text("#!/bin/sh\n"
+                    "case \"$1\" in\n"
+                    "  --list-langs) echo 'List of available languages (2):'; echo eng; echo osd;;\n"
+                    "  --version) echo 'tesseract 5.3.0';;\n"
+                    f"  *) {action};;\n"
+                    "esac\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    return str(fake)
+
+
+def test_tesseract_run_over_the_page_budget_is_killed_and_reported(tmp_path):
+    ocr = TesseractOcr(tesseract_cmd=fake_tesseract(tmp_path, "exec sleep 30"), timeout=1.0,
+                       orientation="off")
+    image, _ = render()
+    with pytest.raises(PluginFailed, match="timed out: page took over 1 s"):
+        ocr.read(image)
+
+
+def test_tesseract_error_becomes_one_line_plugin_failed(tmp_path):
+    cmd = fake_tesseract(tmp_path, "echo 'Error: broken page' >&2; echo 'second line' >&2; exit 1")
+    ocr = TesseractOcr(tesseract_cmd=cmd, orientation="off", reread=False)
+    image, _ = render()
+    with pytest.raises(PluginFailed) as err:
+        ocr.read(image)
+    assert "broken page" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_fingerprint_names_version_and_options():
+    a, b = TesseractOcr(), TesseractOcr(psm=11)
+    assert a.fingerprint().startswith("tesseract 5.")
+    assert "psm=3" in a.fingerprint() and a.fingerprint() != b.fingerprint()
+
+
+def test_explicit_orientation_turns_the_page_without_detection():
+    image, truth = render()
+    turned = image.rotate(90, expand=True, fillcolor="white")     # text now runs upwards
+    page = TesseractOcr(orientation=90, reread=False).read(turned)
+    assert len(matched(page, transform(truth, image.size, 90))) >= len(truth) - 2
+
+
+def test_reread_reads_crops_back_into_page_coordinates():
+    image, truth = render(36)
+    ocr = TesseractOcr(reread=True)
+    page = ocr.read(image)
+    assert_boxes_in_page(page, image)
+    assert len(matched(page, truth)) >= len(truth) - 1
+    # The crop reader alone: regions around two known words come back on those words.
+    gray = np.asarray(image.convert("L"))
+    wanted = [t for t in truth if t[0] in ("Holloway", "Telephone")]
+    regions = [(b[0] - 10, b[1] - 10, b[2] + 10, b[3] + 10) for _, b, _ in wanted]
+    per_region = ocr._read_crops(gray, regions, 26.0, 300, deadline=time.monotonic() + 60)
+    for (word, (x0, y0, x1, y1), _), found in zip(wanted, per_region):
+        texts = [w.text for w in found]
+        assert word in texts
+        box = found[texts.index(word)].box
+        assert box == pytest.approx((x0, y0, x1, y1), abs=4.0)
+
+
+def test_fax_resolution_is_made_square_and_boxes_stay_in_fax_pixels(ocr):
+    image, truth = render(40)
+    fx, fy = 204 / 300, 98 / 300
+    fax = image.resize((round(image.width * fx), round(image.height * fy)), Image.LANCZOS)
+    fax = fax.convert("1").convert("RGB")
+    fax.info["dpi"] = (204, 98)                  # as Pillow reports a fax TIFF
+    sx, sy = fax.width / image.width, fax.height / image.height
+    squashed = [(w, (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy), ln) for w, b, ln in truth]
+    page = ocr.read(fax)
+    assert_boxes_in_page(page, fax)
+    assert len(matched(page, squashed, slack=2)) >= len(truth) - 3
