@@ -2,6 +2,7 @@
 flags on top (flags win). One dataclass, passed explicitly; no globals."""
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -69,19 +70,30 @@ def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None
     return cfg
 
 
+def _number(cfg: RedactorConfig, name: str, *, positive: bool, optional: bool = False) -> None:
+    value = getattr(cfg, name)
+    if value is None and optional:
+        return
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{name} must be a number, not {value!r}") from None
+    if not math.isfinite(number) or number < 0 or (positive and number == 0):
+        raise InputError(f"{name} must be a finite number {'> 0' if positive else '>= 0'}, not {value!r}")
+
+
 def _validate(cfg: RedactorConfig) -> None:
+    _number(cfg, "pad", positive=False)
+    _number(cfg, "page_timeout", positive=True, optional=True)
+    _number(cfg, "pdf_dpi", positive=True)
+    _number(cfg, "max_pixels", positive=True)
+    _number(cfg, "min_score", positive=False)
     if cfg.box_mode not in ("auto", "span", "line"):
         raise InputError(f"box_mode must be auto, span or line, not {cfg.box_mode!r}")
     if cfg.on_verify_fail not in ("fail", "quarantine"):
         raise InputError(f"on_verify_fail must be fail or quarantine, not {cfg.on_verify_fail!r}")
-    if not 0.0 <= float(cfg.min_score) <= 1.0:
+    if float(cfg.min_score) > 1.0:
         raise InputError(f"min_score must be between 0 and 1, not {cfg.min_score}")
-    if float(cfg.pad) < 0:
-        raise InputError(f"pad must be >= 0 pixels, not {cfg.pad}")
-    if cfg.page_timeout is not None and float(cfg.page_timeout) <= 0:
-        raise InputError("page_timeout must be a positive number of seconds")
-    if int(cfg.max_pixels) <= 0:
-        raise InputError("max_pixels must be positive")
     if not cfg.ocr_free and not cfg.detectors:
         raise InputError("no detector selected")
     if isinstance(cfg.detectors, str):

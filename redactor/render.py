@@ -30,11 +30,18 @@ def parse_fill(color: str) -> tuple[int, int, int]:
 
 def pixel_rect(bbox, width: int, height: int, pad: float = 0.0) -> tuple[int, int, int, int] | None:
     """Box -> the integer pixel rectangle that fully contains it (floor/ceil, like the
-    contract's ink measure), grown by ``pad`` and clipped. None if nothing is left."""
-    x0 = max(0, math.floor(bbox[0] - pad))
-    y0 = max(0, math.floor(bbox[1] - pad))
-    x1 = min(width, math.ceil(bbox[2] + pad))
-    y1 = min(height, math.ceil(bbox[3] + pad))
+    contract's ink measure), grown by ``pad`` and clipped. Corners given in either order
+    are the same box. None if nothing is left; a non-finite coordinate is an InputError,
+    never a box silently skipped."""
+    values = [float(v) for v in bbox] + [float(pad)]
+    if not all(math.isfinite(v) for v in values):
+        raise InputError(f"box {list(bbox)} (pad {pad}) has a non-finite coordinate")
+    xa, ya, xb, yb = values[:4]
+    (x0, x1), (y0, y1) = sorted((xa, xb)), sorted((ya, yb))
+    x0 = max(0, math.floor(x0 - pad))
+    y0 = max(0, math.floor(y0 - pad))
+    x1 = min(width, math.ceil(x1 + pad))
+    y1 = min(height, math.ceil(y1 + pad))
     if x1 <= x0 or y1 <= y0:
         return None
     return x0, y0, x1, y1
