@@ -52,20 +52,64 @@ def words_in_span(page: OcrPage, start: int, end: int) -> list[int]:
     return out
 
 
-def span_boxes(page: OcrPage, word_ids: Sequence[int], mode: BoxMode = "auto") -> list[BBox]:
-    """Minimum rectangle(s) around the given words, by line as ``mode`` says."""
+# Relative glyph widths for estimating where inside a word box a character sits: narrow
+# punctuation (brackets, commas, quotes) takes about half the width of a digit or letter.
+_NARROW = set("()[]{}<>,.;:'\"!|`")
+
+
+def _char_weight(c: str) -> float:
+    return 0.35 if c in _NARROW else 1.0
+
+
+def word_box_for(page: OcrPage, i: int, start: int, end: int) -> BBox:
+    """The box of word ``i`` for a span [start, end): the whole word, except that edge
+    punctuation the span leaves out ("(539491)", "Jose,") is cut off by an estimate of its
+    width. Letters and digits are never cut off: a half-hidden word is still readable."""
+    w = page.words[i]
+    ws, we = page.offsets[i]
+    lo, hi = max(start, ws) - ws, min(end, we) - ws
+    text = w.text
+    if (lo == 0 and hi == len(text)) or any(c.isalnum() for c in text[:lo] + text[hi:]):
+        return w.bbox
+    weights = [_char_weight(c) for c in text]
+    total = sum(weights)
+    x0, y0, x1, y1 = w.bbox
+    left = x0 + (x1 - x0) * sum(weights[:lo]) / total
+    right = x0 + (x1 - x0) * sum(weights[:hi]) / total
+    return (left, y0, right, y1)
+
+
+def _split_at_column_gaps(boxes: list[BBox]) -> list[list[BBox]]:
+    """Split one line's word boxes (left to right) where the gap between two words is wider
+    than a column gap (1.5 text heights): values in two columns are two boxes, not one bar
+    over everything between them."""
+    boxes = sorted(boxes, key=lambda b: b[0])
+    heights = sorted(b[3] - b[1] for b in boxes)
+    limit = 1.5 * heights[len(heights) // 2]
+    groups = [[boxes[0]]]
+    for b in boxes[1:]:
+        if b[0] - groups[-1][-1][2] > limit:
+            groups.append([b])
+        else:
+            groups[-1].append(b)
+    return groups
+
+
+def span_boxes(page: OcrPage, word_boxes: Sequence[tuple[int, BBox]], mode: BoxMode = "auto") -> list[BBox]:
+    """Minimum rectangle(s) around a span's word boxes ((word index, box) pairs): one per
+    line segment, merged into one block rectangle when ``mode`` says so."""
     by_line: dict[int, list[BBox]] = {}
-    for i in word_ids:
-        by_line.setdefault(page.words[i].line, []).append(page.words[i].bbox)
-    line_boxes = [union_box(b) for b in by_line.values()]
-    if mode == "line" or len(line_boxes) == 1:
-        return line_boxes
-    whole = union_box(line_boxes)
-    if mode == "span":
+    for i, box in word_boxes:
+        by_line.setdefault(page.words[i].line, []).append(box)
+    segments = [union_box(g) for boxes in by_line.values() for g in _split_at_column_gaps(boxes)]
+    if mode == "line" or len(segments) == 1:
+        return segments
+    whole = union_box(segments)
+    if mode == "span" and len(segments) == len(by_line):
         return [whole]
-    if _area(whole) <= _BLOCK_AREA_RATIO * sum(_area(b) for b in line_boxes):
+    if len(segments) == len(by_line) and _area(whole) <= _BLOCK_AREA_RATIO * sum(_area(b) for b in segments):
         return [whole]
-    return line_boxes
+    return segments
 
 
 def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto") -> Alignment:
@@ -81,7 +125,8 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto") ->
         # reports (and hides) the whole word.
         value = page.text[page.offsets[word_ids[0]][0]:page.offsets[word_ids[-1]][1]]
         value = re.sub(r"\n\n+", "\n", value)
-        for box in span_boxes(page, word_ids, mode):
+        boxes = [(i, word_box_for(page, i, start, end)) for i in word_ids]
+        for box in span_boxes(page, boxes, mode):
             redactions.append(Redaction(bbox=box, type=span.type, value=value, score=span.score,
                                         sources=tuple(d for d in span.detector.split("+") if d)))
     return Alignment(redactions, dropped)

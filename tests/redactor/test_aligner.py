@@ -87,3 +87,19 @@ def test_repeated_values_are_all_redacted():
     spans = propagate_repeats(page, [span_for(page, "4417-1234", "ACCOUNT_NUMBER")])
     al = align_spans(page, spans)
     assert sorted(r.bbox[1] for r in al.redactions) == [100.0, 160.0]   # not the longer id on line 3
+
+
+def test_edge_punctuation_outside_the_span_is_cut_off_but_letters_never():
+    page = page_of([[("Ref", 10, 80), ("(539491)", 100, 300), ("Dear", 320, 400), ("Jose,", 420, 520)]])
+    al = align_spans(page, [span_for(page, "539491", "ID_NUMBER"), span_for(page, "Jose")])
+    (x0, _, x1, _), (j0, _, j1, _) = (r.bbox for r in al.redactions)
+    # brackets are narrow: the digits' box starts a little right of 100 and ends a little left of 300
+    assert 100 < x0 < 115 and 285 < x1 < 300
+    assert j0 == 420 and 490 < j1 < 520
+    assert [r.value for r in al.redactions] == ["(539491)", "Jose,"]
+
+
+def test_values_in_two_columns_of_one_ocr_line_get_two_boxes():
+    page = page_of([[("Michelle", 184, 250), ("Silva", 256, 300), ("Michelle", 655, 720), ("Silva", 726, 771)]])
+    al = align_spans(page, [span_for(page, "Michelle Silva Michelle Silva")])
+    assert sorted(r.bbox for r in al.redactions) == [(184.0, 100.0, 300.0, 140.0), (655.0, 100.0, 771.0, 140.0)]
