@@ -52,43 +52,25 @@ def words_in_span(page: OcrPage, start: int, end: int) -> list[int]:
     return out
 
 
-# Relative glyph widths for estimating where inside a word box a character sits: narrow
-# punctuation (brackets, commas, quotes) takes about half the width of a digit or letter.
-_NARROW = set("()[]{}<>,.;:'\"!|`")
+# A span's words on one line farther apart than this many text heights sit in different
+# columns (two fields that OCR joined into one line), unless other text lies between them.
+_COLUMN_GAP_HEIGHTS = 6.0
 
 
-def _char_weight(c: str) -> float:
-    return 0.35 if c in _NARROW else 1.0
-
-
-def word_box_for(page: OcrPage, i: int, start: int, end: int) -> BBox:
-    """The box of word ``i`` for a span [start, end): the whole word, except that edge
-    punctuation the span leaves out ("(539491)", "Jose,") is cut off by an estimate of its
-    width. Letters and digits are never cut off: a half-hidden word is still readable."""
-    w = page.words[i]
-    ws, we = page.offsets[i]
-    lo, hi = max(start, ws) - ws, min(end, we) - ws
-    text = w.text
-    if (lo == 0 and hi == len(text)) or any(c.isalnum() for c in text[:lo] + text[hi:]):
-        return w.bbox
-    weights = [_char_weight(c) for c in text]
-    total = sum(weights)
-    x0, y0, x1, y1 = w.bbox
-    left = x0 + (x1 - x0) * sum(weights[:lo]) / total
-    right = x0 + (x1 - x0) * sum(weights[:hi]) / total
-    return (left, y0, right, y1)
-
-
-def _split_at_column_gaps(boxes: list[BBox]) -> list[list[BBox]]:
-    """Split one line's word boxes (left to right) where the gap between two words is wider
-    than a column gap (1.5 text heights): values in two columns are two boxes, not one bar
-    over everything between them."""
+def _split_at_column_gaps(boxes: list[BBox], others: Sequence[BBox] = ()) -> list[list[BBox]]:
+    """Split one line's word boxes (left to right) where two neighbouring words are in
+    different columns: another word (not part of the span) lies between them, or the gap is
+    wider than a column gap. A value split across table cells (a modest gap, maybe a cell
+    border) stays one box; two fields in two columns become two boxes, not one bar over
+    everything between them."""
     boxes = sorted(boxes, key=lambda b: b[0])
     heights = sorted(b[3] - b[1] for b in boxes)
-    limit = 1.5 * heights[len(heights) // 2]
+    limit = _COLUMN_GAP_HEIGHTS * heights[len(heights) // 2]
     groups = [[boxes[0]]]
     for b in boxes[1:]:
-        if b[0] - groups[-1][-1][2] > limit:
+        left = groups[-1][-1]
+        between = any(o[0] >= left[2] and o[2] <= b[0] and o[1] < b[3] and o[3] > b[1] for o in others)
+        if between or b[0] - left[2] > limit:
             groups.append([b])
         else:
             groups[-1].append(b)
@@ -101,7 +83,13 @@ def span_boxes(page: OcrPage, word_boxes: Sequence[tuple[int, BBox]], mode: BoxM
     by_line: dict[int, list[BBox]] = {}
     for i, box in word_boxes:
         by_line.setdefault(page.words[i].line, []).append(box)
-    segments = [union_box(g) for boxes in by_line.values() for g in _split_at_column_gaps(boxes)]
+    inside = {i for i, _ in word_boxes}
+    others: dict[int, list[BBox]] = {}
+    for j, w in enumerate(page.words):
+        if j not in inside and w.line in by_line:
+            others.setdefault(w.line, []).append(w.bbox)
+    segments = [union_box(g) for line, boxes in by_line.items()
+                for g in _split_at_column_gaps(boxes, others.get(line, ()))]
     if mode == "line" or len(segments) == 1:
         return segments
     whole = union_box(segments)
@@ -125,7 +113,7 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto") ->
         # reports (and hides) the whole word.
         value = page.text[page.offsets[word_ids[0]][0]:page.offsets[word_ids[-1]][1]]
         value = re.sub(r"\n\n+", "\n", value)
-        boxes = [(i, word_box_for(page, i, start, end)) for i in word_ids]
+        boxes = [(i, page.words[i].bbox) for i in word_ids]
         for box in span_boxes(page, boxes, mode):
             redactions.append(Redaction(bbox=box, type=span.type, value=value, score=span.score,
                                         sources=tuple(d for d in span.detector.split("+") if d)))

@@ -89,14 +89,10 @@ def test_repeated_values_are_all_redacted():
     assert sorted(r.bbox[1] for r in al.redactions) == [100.0, 160.0]   # not the longer id on line 3
 
 
-def test_edge_punctuation_outside_the_span_is_cut_off_but_letters_never():
-    page = page_of([[("Ref", 10, 80), ("(539491)", 100, 300), ("Dear", 320, 400), ("Jose,", 420, 520)]])
-    al = align_spans(page, [span_for(page, "539491", "ID_NUMBER"), span_for(page, "Jose")])
-    (x0, _, x1, _), (j0, _, j1, _) = (r.bbox for r in al.redactions)
-    # brackets are narrow: the digits' box starts a little right of 100 and ends a little left of 300
-    assert 100 < x0 < 115 and 285 < x1 < 300
-    assert j0 == 420 and 490 < j1 < 520
-    assert [r.value for r in al.redactions] == ["(539491)", "Jose,"]
+def test_value_split_across_table_cells_stays_one_box():
+    page = page_of([[("Tel", 900, 960), ("568", 1036, 1073), ("268-1098", 1146, 1245), ("Net", 1367, 1403)]])
+    al = align_spans(page, [span_for(page, "568 268-1098", "PHONE")])
+    assert [r.bbox for r in al.redactions] == [(1036.0, 100.0, 1245.0, 140.0)]
 
 
 def test_values_in_two_columns_of_one_ocr_line_get_two_boxes():
