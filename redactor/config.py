@@ -11,9 +11,16 @@ from typing import Any
 from redactor.errors import InputError
 from redactor.imageio import DEFAULT_MAX_PIXELS, DEFAULT_PDF_DPI
 
-# The default pipeline, chosen by measurement (see README "Choosing the default").
+# The default pipeline, chosen by measurement (README, "The default pipeline"): our
+# layout-aware rules for everything with a shape or a label, Presidio's spaCy NER for names
+# in prose, and from Presidio only the types it finds reliably (its low-scored phone and
+# account patterns fire on table amounts and only add collateral beside the rules).
 DEFAULT_OCR = "tesseract"
-DEFAULT_DETECTORS = ("presidio",)
+DEFAULT_DETECTORS = ("rules", "presidio")
+DEFAULT_DETECTOR_OPTIONS = {
+    "presidio": {"entities": ["PERSON", "EMAIL", "CARD_NUMBER", "ID_NUMBER", "ONLINE_ID"],
+                 "min_score": 0.5},
+}
 
 
 @dataclass
@@ -62,6 +69,12 @@ def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None
     for key, value in (overrides or {}).items():
         if value is not None:
             data[key] = value
+    if "detectors" not in data and not data.get("ocr_free"):
+        # The default detectors come with their tuned options (user options still win).
+        options = {k: dict(v) for k, v in DEFAULT_DETECTOR_OPTIONS.items()}
+        for name, opts in (data.get("detector_options") or {}).items():
+            options[name] = {**options.get(name, {}), **opts}
+        data["detector_options"] = options
     try:
         cfg = RedactorConfig(**data)
     except TypeError as exc:

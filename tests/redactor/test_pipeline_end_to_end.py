@@ -68,7 +68,7 @@ def test_cli_redacts_page_and_writes_contract_boxes(page, tmp_path):
     (line,) = (tmp_path / "contact.boxes.jsonl").read_text().splitlines()
     rec = json.loads(line)
     assert rec["page_id"] == "contact" and rec["error"] is None
-    assert rec["system"] == "tesseract+presidio"
+    assert rec["system"] == "tesseract+rules+presidio"     # the default pipeline
     types = {p["type"] for p in rec["predictions"]}
     assert {"PERSON", "EMAIL", "PHONE"} <= types
     for p in rec["predictions"]:
