@@ -5,7 +5,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-EXTRAS ?= test,cloud,gliner,peer
+EXTRAS ?= test,cloud,gliner,peer,ray
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd poppler-utils \
 	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35
@@ -50,6 +50,9 @@ bench: install
 bench-data: install
 	test -f eval/data/challenge-500/pages.jsonl || \
 	  $(VENV)/bin/redactor synth --out eval/data/challenge-500 --n 500 --seed 0 --workers 2
+
+bench-scale: install
+	$(PY) -m eval.benchmarks.bench_scale
 
 clean:
 	rm -rf out build *.egg-info

@@ -107,7 +107,9 @@ def write_pdf(images: Sequence[Image.Image], path: Path, dpi: float = 200.0) -> 
         encoded.append(buf.getvalue())
     layout = img2pdf.get_fixed_dpi_layout_fun((dpi, dpi))
     with atomic_output(path) as tmp:
-        tmp.write_bytes(img2pdf.convert(encoded, layout_fun=layout, nodate=True, producer=None))
+        # The internal engine: deterministic bytes (no random /ID), no producer, no dates.
+        tmp.write_bytes(img2pdf.convert(encoded, layout_fun=layout, nodate=True, producer=None,
+                                        engine=img2pdf.Engine.internal))
 
 
 def write_text(text: str, path: Path) -> None:
