@@ -106,10 +106,16 @@ def write_pdf(images: Sequence[Image.Image], path: Path, dpi: float = 200.0) -> 
         Image.frombytes("RGB", im.size, im.convert("RGB").tobytes()).save(buf, format="PNG")
         encoded.append(buf.getvalue())
     layout = img2pdf.get_fixed_dpi_layout_fun((dpi, dpi))
-    with atomic_output(path) as tmp:
-        # The internal engine: deterministic bytes (no random /ID), no producer, no dates.
-        tmp.write_bytes(img2pdf.convert(encoded, layout_fun=layout, nodate=True, producer=None,
-                                        engine=img2pdf.Engine.internal))
+    import pikepdf
+
+    raw = img2pdf.convert(encoded, layout_fun=layout, nodate=True, producer=None,
+                          engine=img2pdf.Engine.internal)
+    with pikepdf.open(io.BytesIO(raw)) as pdf, atomic_output(path) as tmp:
+        # No document info dictionary at all, and an /ID derived from the content: the same
+        # pages always give the same bytes.
+        if "/Info" in pdf.trailer:
+            del pdf.trailer["/Info"]
+        pdf.save(tmp, deterministic_id=True)
 
 
 def write_text(text: str, path: Path) -> None:
