@@ -21,11 +21,58 @@ from plugins.rules.hits import Hit
 from plugins.rules.labels import find_label_hits
 from plugins.rules.layout import Layout
 from plugins.rules.lexicon import load_labels, load_patterns, load_vocab
-from plugins.rules.names import find_name_hits
+from plugins.rules.names import COLUMN_GAP, find_name_hits
 from plugins.rules.patterns import check_validators, find_pattern_hits
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
 FALLBACK_RULES = frozenset({"long_number", "aba_routing"})
+# label rules whose value is a number of some record
+NUMBER_LABEL_RULES = frozenset({"label_id", "label_account", "label_reference", "label_business_id",
+                                "label_card"})
+
+
+# Types whose value is a run of words that never crosses a column gap (two people side by
+# side in "Sold To" / "Ship To" columns that OCR read as one line)
+COLUMN_BOUND_TYPES = frozenset({"PERSON", "ORGANIZATION"})
+
+
+def split_at_column_gaps(layout: Layout, spans: list[Span]) -> list[Span]:
+    """Cut PERSON and ORGANIZATION spans where two neighbouring words of one line lie
+    further apart than a column gap (names.COLUMN_GAP text heights)."""
+    out = []
+    text = layout.page.text
+    for sp in spans:
+        words = layout.words_in(sp.start, sp.end)
+        if sp.type not in COLUMN_BOUND_TYPES or len(words) < 2:
+            out.append(sp)
+            continue
+        start = sp.start
+        for a, b in zip(words, words[1:]):
+            if layout.word_line[a] == layout.word_line[b] and \
+                    layout.words[b].bbox[0] - layout.words[a].bbox[2] > \
+                    COLUMN_GAP * layout.line_of_word(a).height:
+                end = min(sp.end, layout.offsets[a][1])
+                out.append(sp.with_(start=start, end=end, text=text[start:end]))
+                start = max(sp.start, layout.offsets[b][0])
+        out.append(sp.with_(start=start, end=sp.end, text=text[start:sp.end]))
+    return out
+
+
+def _label_repeats(text: str, hits: list[Hit]) -> list[Hit]:
+    """An identifier repeated on a page is one identifier: where a label typed it ("Invoice
+    No. A652287"), its bare repeats ("A652287" in a header corner) get the label's type."""
+    out = []
+    seen = set()
+    for h in hits:
+        value = text[h.start:h.end]
+        if h.rule not in NUMBER_LABEL_RULES or (h.rule, value) in seen or len(value) < 5 or \
+                not any(c.isdigit() for c in value) or "\n" in value:
+            continue
+        seen.add((h.rule, value))
+        for m in re.finditer(r"(?<![\w\-/.])" + re.escape(value) + r"(?![\w\-/]|\.\d)", text):
+            if m.start() != h.start:
+                out.append(Hit(h.rule, m.start(), m.end(), h.score))
+    return out
 
 
 class RulesDetector(Detector):
@@ -59,12 +106,38 @@ class RulesDetector(Detector):
         hits = find_pattern_hits(page.text, self.patterns)
         hits += find_address_hits(layout, self.vocab, self.labels.regex)
         hits += find_label_hits(layout, self.labels, self.vocab)
-        hits += find_name_hits(layout, self.vocab)
+        hits += find_name_hits(layout, self.vocab, self.labels)
+        # a state code read as a label ("Boise, ID 83702") names no identifier: a number
+        # inside an address block is the address's
+        addresses = [h for h in hits if h.rule.startswith("address_")]
+        hits = [h for h in hits if h.rule not in NUMBER_LABEL_RULES or
+                not any(a.start <= h.start and h.end <= a.end for a in addresses)]
+        hits += _label_repeats(page.text, hits)
+        hits += self._greeting_names(layout, hits)
         primary = [h for h in hits if h.rule not in FALLBACK_RULES]
         fallback = [h for h in hits if h.rule in FALLBACK_RULES
                     and not any(p.start < h.end and h.start < p.end for p in primary)
                     and not self._product_code(page.text, h)]
         return primary + fallback
+
+    def _greeting_names(self, layout: Layout, hits: list[Hit]) -> list[Hit]:
+        """A message that opens with a bare name ("Anthony,") greets someone: when the line
+        is one or two capitalised words ending in a comma and every word belongs to a person
+        found elsewhere on the page ("To: Oneal, Anthony"), it is that person's name."""
+        text = layout.page.text
+        known = {w.strip(",.;:").lower() for h in hits if self.types.get(h.rule) == "PERSON"
+                 for w in text[h.start:h.end].split()}
+        out = []
+        for line in layout.lines:
+            words = [layout.words[w].text for w in line.words]
+            if not 1 <= len(words) <= 2 or not words[-1].endswith(",") or len(words[-1]) < 3:
+                continue
+            keys = [w.strip(",.").lower() for w in words]
+            if all(w[:1].isupper() and k in known and k not in self.vocab.not_names
+                   for w, k in zip(words, keys)):
+                s, e = layout.span_of_words(list(line.words))
+                out.append(Hit("name_salutation", s, e - 1, 0.8))
+        return out
 
     def _product_code(self, text: str, hit: Hit) -> bool:
         """A number that starts with, or follows, a product word ("SKU 909871", "Item #
@@ -83,5 +156,6 @@ class RulesDetector(Detector):
             if fine is None or h.score < self.min_score or h.end <= h.start:
                 continue
             spans.append(Span(h.start, h.end, fine, h.score, self.name, page.text[h.start:h.end]))
+        layout = Layout(page)
         merged = merge_spans(spans, text=page.text)
-        return join_address_rows(Layout(page), merged, page.text)
+        return split_at_column_gaps(layout, join_address_rows(layout, merged, page.text))

@@ -4,11 +4,17 @@ non-overlapping spans, without ever losing a critical character any member found
 The rule (pure, order-independent):
 1. Spans that share at least one character form a cluster (transitively).
 2. The cluster's winner is the span ranked highest by: critical type (direct + linkage) before
-   the rest, then higher score, then the fixed type priority ``DEFAULT_PRIORITY`` (more
-   specific identifiers first), then the tighter (shorter) span.
+   the rest, then the strength of the evidence behind it (``evidence_of``: a label or a
+   checksum > a pattern > a statistical model), then higher score, then the fixed type
+   priority ``DEFAULT_PRIORITY`` (more specific identifiers first), then the tighter
+   (shorter) span. Scores of different detectors are not comparable (Presidio's 0.85 for
+   a spaCy PERSON says nothing against our 0.75 for the name line under "Sincerely,"), so
+   they only decide between findings of equal evidence.
 3. The winner takes its type and the union extent of the cluster's spans of that type from
    the same detector (parts of one value a detector's rules found); every span of the
    cluster inside that extent is absorbed.
+   With the page text, the winner also takes the rest of any word it shares with spans of
+   its type or of weaker evidence (a word is the smallest thing a box hides).
 4. The parts of the other spans that stick out of the winner are kept, each with its own
    type, and merged again by the same rule. So every character any member found stays
    covered, every character of a critical span stays inside a critical span (a critical
@@ -21,7 +27,7 @@ The rule (pure, order-independent):
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from redactor.errors import InputError
 from redactor.model import Span
@@ -36,15 +42,48 @@ DEFAULT_PRIORITY: tuple[str, ...] = (
 )
 
 
+# Evidence tiers, strongest first.
+STRUCTURAL = 3     # a label names the value ("Phone:", "Acct #") or a checksum holds (Luhn, mod-97)
+PATTERN = 2        # the characters have the shape of the type, nothing more
+STATISTICAL = 1    # a model's guess from the words around (NER), or a last-resort fallback
+
+# The `rules` detector states its evidence in its score bands (docs/detection.md): >= 0.9
+# label-driven or checksum-valid, >= 0.5 pattern or context cue, below that a fallback guess.
+RULES_STRUCTURAL_SCORE = 0.9
+RULES_PATTERN_SCORE = 0.5
+# Types a NER model finds from the meaning of words; detectors that combine NER with pattern
+# recognizers (Presidio, Google DLP) give the other types by pattern.
+_NER_TYPES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "ADDRESS", "DATE", "OTHER"})
+_PATTERN_DETECTORS = frozenset({"presidio", "google_dlp", "comprehend"})
+
+
+def detector_evidence(detector: str, span: Span) -> int:
+    """Evidence tier of ``span`` as found by the one detector ``detector``."""
+    if detector == "rules":
+        if span.score >= RULES_STRUCTURAL_SCORE:
+            return STRUCTURAL
+        return PATTERN if span.score >= RULES_PATTERN_SCORE else STATISTICAL
+    if detector in _PATTERN_DETECTORS and span.type not in _NER_TYPES:
+        return PATTERN
+    return STATISTICAL    # model-based detectors (GLiNER, privacy filter, VLM) and the unknown
+
+
+def evidence_of(span: Span) -> int:
+    """The strongest evidence tier among the detectors that found ``span``."""
+    names = [d for d in span.detector.split("+") if d] or [""]
+    return max(detector_evidence(d, span) for d in names)
+
+
 def _critical(t: str) -> bool:
     return is_known(t) and is_critical(t)
 
 
-def _rank(span: Span, priority: Sequence[str]):
+def _rank(span: Span, priority: Sequence[str], evidence: Callable[[Span], int]):
     prio = priority.index(span.type) if span.type in priority else len(priority)
     # among equals the tighter span wins: its box matches the value; what the looser one
     # adds is kept beside it as its own span
-    return (_critical(span.type), span.score, -prio, -(span.end - span.start), -span.start)
+    return (_critical(span.type), evidence(span), span.score, -prio, -(span.end - span.start),
+            -span.start)
 
 
 def _detectors(spans: Iterable[Span]) -> str:
@@ -79,8 +118,9 @@ def _strip(span: Span, text: str | None) -> Span | None:
     return span.with_(start=s, end=e, text=text[s:e] if text is not None else "")
 
 
-def _resolve(cluster: list[Span], text: str | None, priority: Sequence[str]) -> list[Span]:
-    winner = max(cluster, key=lambda s: _rank(s, priority))
+def _resolve(cluster: list[Span], text: str | None, priority: Sequence[str],
+             evidence: Callable[[Span], int]) -> list[Span]:
+    winner = max(cluster, key=lambda s: _rank(s, priority, evidence))
     # parts of one value found by the same detector's rules join; other detectors' spans
     # do not widen it
     start, end = winner.start, winner.end
@@ -92,6 +132,20 @@ def _resolve(cluster: list[Span], text: str | None, priority: Sequence[str]) -> 
                     start < s.end and (s.start < start or s.end > end):
                 start, end = min(start, s.start), max(end, s.end)
                 grown = True
+    if text is not None:
+        # a word is the smallest thing a box hides: the winner takes the rest of a word it
+        # shares with spans of weaker evidence or its own type ("664-" of a fallback guess
+        # beside Presidio's "T29" in "664-T29"), or both would box the word twice under
+        # two types; an equally supported value of another type keeps its characters
+        top = evidence(winner)
+
+        def covered(i: int) -> bool:
+            over = [s for s in cluster if s.start <= i < s.end]
+            return bool(over) and all(s.type == winner.type or evidence(s) < top for s in over)
+        while start > 0 and not text[start - 1].isspace() and covered(start - 1):
+            start -= 1
+        while end < len(text) and not text[end].isspace() and covered(end):
+            end += 1
     pieces: list[Span] = []
     for s in cluster:
         if start <= s.start and s.end <= end:
@@ -107,12 +161,13 @@ def _resolve(cluster: list[Span], text: str | None, priority: Sequence[str]) -> 
                   winner.text if (start, end) == (winner.start, winner.end) else "")
     out = [merged]
     kept = [p for p in (_strip(p, text) for p in pieces) if p is not None]
-    out.extend(merge_spans(kept, text=text, priority=priority))
+    out.extend(merge_spans(kept, text=text, priority=priority, evidence=evidence))
     return out
 
 
 def merge_spans(spans: Iterable[Span], *, text: str | None = None,
-                priority: Sequence[str] = DEFAULT_PRIORITY) -> list[Span]:
+                priority: Sequence[str] = DEFAULT_PRIORITY,
+                evidence: Callable[[Span], int] = evidence_of) -> list[Span]:
     """Union of the spans of one page (from one or several detectors) as non-overlapping
     spans, by the rule in this module's docstring. With ``text`` (the page text) the
     result's ``text`` fields are filled and pieces of whitespace or punctuation only are
@@ -130,5 +185,5 @@ def merge_spans(spans: Iterable[Span], *, text: str | None = None,
             s = cluster[0]
             out.append(s.with_(text=text[s.start:s.end]) if text is not None else s)
         else:
-            out.extend(_resolve(cluster, text, priority))
+            out.extend(_resolve(cluster, text, priority, evidence))
     return sorted(out, key=lambda s: (s.start, s.end))

@@ -70,7 +70,7 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
 
 
 # how strongly each kind of line says "address" on its own
-_SCORES = {"street": 0.85, "po_box": 0.9, "city_line": 0.9, "uk_postcode": 0.7, "ca_postcode": 0.8,
+_SCORES = {"street": 0.8, "po_box": 0.85, "city_line": 0.85, "uk_postcode": 0.7, "ca_postcode": 0.8,
            "eu_street": 0.6, "eu_city": 0.5}
 _RULES = {"street": "address_street", "po_box": "address_po_box", "city_line": "address_city_line",
           "uk_postcode": "address_postcode", "ca_postcode": "address_postcode",
@@ -249,15 +249,43 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 best = j
         return best
 
+    def seg_right(i: int) -> int | None:
+        """A city line that continues street line i on its row ("30420 Paula Plains, New
+        Jessicaland, SD 49285" that OCR cut into two lines): the address segment just right
+        of it, overlapping it vertically, closer than a cell gap."""
+        x0, y0, x1, y1 = seg_box(i)
+        h = layout.line_of_word(segs[i][0]).height
+        for j in by_seg:
+            bx0, by0, bx1, by1 = seg_box(j)
+            if j != i and 0 <= bx0 - x1 <= SEGMENT_GAP * h and \
+                    min(y1, by1) - max(y0, by0) >= 0.5 * min(y1 - y0, by1 - by0) and \
+                    any(hh.kind == "city_line" and layout.word_at(hh.start) == segs[j][0]
+                        for hh in by_seg[j]):
+                return j
+        return None
+
     out: list[Hit] = []
     used: set[int] = set()
     order = sorted(by_seg, key=lambda i: (seg_box(i)[1], seg_box(i)[0]))
+    row_next: dict[int, int] = {}    # street segment -> the city segment right of it
     for si in order:
+        kinds = {h.kind for h in by_seg[si]}
+        if kinds & {"street", "po_box"} and not kinds & _ENDS_ADDRESS:
+            nxt = seg_right(si)
+            if nxt is not None:
+                row_next[si] = nxt
+    row_prev = {v: k for k, v in row_next.items()}
+    for si in order:
+        if si in row_prev and row_prev[si] not in used:
+            si = row_prev[si]   # a block starts at its street line, not at the city beside it
         if si in used:
             continue
         anchor = _x0(layout, min(h.start for h in by_seg[si]))
         block = [si]
         cur = si
+        if si in row_next and row_next[si] not in used:
+            cur = row_next[si]
+            block.append(cur)
         while True:
             if {h.kind for h in by_seg.get(cur, [])} & _ENDS_ADDRESS:
                 break   # the city/postcode line closes an address: what follows is not it
@@ -281,7 +309,7 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
             continue   # a lone EU-style line is too weak on its own
         score = max(_SCORES[k] for k in kinds)
         if len(block) > 1:
-            score = min(0.95, score + 0.05)
+            score = min(0.89, score + 0.04)   # still a pattern: below the label band (0.9)
         runs = []
         for b in block:
             if b in by_seg:
@@ -292,7 +320,8 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 runs.append(layout.span_of_words(segs[b]))
         ranges: list[tuple[int, int]] = []
         for ss, ee in runs:
-            if ranges and ranges[-1][1] <= ss and layout.contiguous(ranges[-1][1], ss):
+            # lines of one block join when only separators lie between them in the text
+            if ranges and ranges[-1][1] <= ss and not text[ranges[-1][1]:ss].strip(" \n,;|"):
                 ranges[-1] = (ranges[-1][0], ee)
             else:
                 ranges.append((ss, ee))

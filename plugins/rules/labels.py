@@ -15,16 +15,22 @@ from plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, normalise_lab
 
 # How far (in text heights) a value may sit from its label and its own words from each other.
 RIGHT_GAP_STRONG = 12.0
+# a label with ':' / '#' / "No." announces its value: key-value panels align their values at
+# a tab stop far right of the shorter labels
+RIGHT_GAP_MARKED = 20.0
+TITLE_RATIO = 1.7        # a label this many times taller than the line under it is a title
 RIGHT_GAP_WEAK = 1.5
 WORD_GAP = 2.2
 CELL_GAP = 2.5
 BELOW_GAP = 2.5
 MAX_TABLE_ROWS = 40
 MAX_BLOCK_LINES = 5
+MAX_PARTY_LEAD = 3       # name, job title and company lines over a party's street line
 FUZZY_CUTOFF = 0.84
 MAX_LISTED_NAMES = 8
-COLUMN_WORD_GAP = 3.0    # inside a column the next header bounds the value: boxed fields
-                         # ("964 | 46 | 5449") may space their parts widely
+# inside a column the next header bounds the value: boxed fields ("964 | 46 | 5449") may
+# space their parts widely
+COLUMN_WORD_GAP = 3.0
 
 FILLERS = {"is", "was", "are", "will", "be", "of", "=", "-", "", "#", "no", "number", "nr", "reads",
            "ending", "in", "on", "file"}
@@ -87,6 +93,9 @@ def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | Non
     for m in lex.regex.finditer(text, pos, len(text) if endpos is None else endpos):
         if re.match(r"[ .]*box\b", text[m.end("phrase"):], re.I):
             continue   # "P.O. Box" is an address, not a purchase-order label
+        if len(normalise_label(m.group("phrase"))) == 1 and not m.group("term") and \
+                not re.match(r"[ ]?[+(]?\d", text[m.end():m.end() + 3]):
+            continue   # "M." before a surname is an initial; "T 212 555 0100" is a label
         out.append(_Match(m.start(), m.end(), m.end("phrase"), normalise_label(m.group("phrase")),
                           bool(m.group("num")), bool(m.group("term"))))
     return out
@@ -217,6 +226,8 @@ class LabelRules:
         self.label_words = {w for lh in self.labels if lh.strong for w in lh.words}
         self.label_starts = {lh.start for lh in self.labels}
         self.terminator_words = {layout.word_at(t) for t in self.terminators} - {None}
+        # last words of labels that take the value right of them on their own row
+        self.row_label_ends = {lh.words[-1] for lh in self.labels if lh.strong}
 
     # --- tokens ---------------------------------------------------------------------------
     def _is_terminator_word(self, w: int) -> bool:
@@ -231,7 +242,8 @@ class LabelRules:
         ls, le = lay.offsets[last]
         if lh.end < le and self.text[lh.end:le].strip(JUNK):
             toks.append((lh.end, le, self.text[lh.end:le]))
-        first_gap = RIGHT_GAP_STRONG if lh.strong else RIGHT_GAP_WEAK
+        first_gap = RIGHT_GAP_MARKED if (lh.has_term or lh.has_num) else \
+            RIGHT_GAP_STRONG if lh.strong else RIGHT_GAP_WEAK
         prev = last
         w = lay.next_in_line(last)
         if w is None and not toks:
@@ -297,6 +309,8 @@ class LabelRules:
             starts = [w for w in line.words if lay.words[w].bbox[2] > x0 and lay.words[w].bbox[0] < x1]
             if not starts:
                 continue
+            if h > TITLE_RATIO * line.height:
+                return [], []   # a document title ("INVOICE") heads no column
             # a long value of the column to the left may reach into this one: start at the
             # first word that begins inside the column when there is one
             inside = [w for w in starts if lay.words[w].bbox[0] >= x0]
@@ -305,7 +319,11 @@ class LabelRules:
             # at a wide gap
             run = run_from(lay, line, first, COLUMN_WORD_GAP if x1 > label_x1 + 29 * h else 1e9,
                            stop=lambda w: lay.words[w].bbox[0] >= x1 or self._is_terminator_word(w))
-            if self._is_terminator_word(run[0]):
+            pos = line.words.index(run[0])
+            if self._is_terminator_word(run[0]) or \
+                    (pos and line.words[pos - 1] in self.row_label_ends):
+                # the next field's label, or a key-value row whose value is its own label's
+                # ("Cust. #  67625879" under "Invoice #  L439057")
                 return [], []
             return [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in run], run
         return [], []
@@ -405,15 +423,20 @@ class LabelRules:
         runs = self._block(lh, run)
         hits = []
         if group.value == "party":
+            # the lines before the street line: the person, a job title, the company
             lead = 0
-            for r in runs[:2]:
+            for r in runs[:MAX_PARTY_LEAD]:
                 rtoks = [(self.layout.offsets[w][0], self.layout.offsets[w][1], self.layout.words[w].text)
                          for w in r]
                 rtoks = [t for t in rtoks if t[0] >= lh.end or t[1] > lh.end]
                 if rtoks and rtoks[0][0] < lh.end:
                     rtoks[0] = (lh.end, rtoks[0][1], self.text[lh.end:rtoks[0][1]])
-                if any(c.isdigit() for t in rtoks for c in t[2]):
+                if not rtoks or any(c.isdigit() for t in rtoks for c in t[2]) or \
+                        _STREETISH.match(rtoks[0][2].lstrip(JUNK)):
                     break
+                if rtoks[-1][2].lower().strip(".,;:") in self.vocab.title_words:
+                    lead += 1     # "Restaurant Manager": a job title, nobody's name
+                    continue
                 nv = V.name_value(rtoks, self.vocab, loose=False)
                 if nv is None:
                     break

@@ -3,15 +3,19 @@ salutation ("Dear Maria Lopez,"), and the name line under a letter's closing
 ("Sincerely," ... "Maria Lopez")."""
 from __future__ import annotations
 
+import difflib
 import re
 
 from plugins.rules import values as V
 from plugins.rules.hits import Hit
 from plugins.rules.layout import Layout
-from plugins.rules.lexicon import Vocab
+from plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
 
 SIGNATURE_LINES = 5          # lines under a closing searched for the name
 SIGNATURE_GAP = 8.0          # text heights: room for a handwritten signature
+COLUMN_GAP = 1.5             # text heights: a wider gap inside a line separates two columns
+SALUTATION_LIKENESS = 0.6    # a misread salutation word ("Dinar" for "Dear")
+SALUTATION_MAX_WORDS = 5
 
 
 def _tokens(layout: Layout, words) -> list[V.Token]:
@@ -23,23 +27,77 @@ def _rest_of_line(layout: Layout, w: int) -> list[int]:
     return list(line.words[line.words.index(w) + 1:])
 
 
-def find_name_hits(layout: Layout, vocab: Vocab) -> list[Hit]:
+def label_stops(layout: Layout, lex: LabelLexicon | None) -> set[int]:
+    """Words that begin a field label and so end a name before them ("Attn: Mark Salazar
+    Tel. +1 420 ..."): a label or stop-label phrase marked as one (':', '#', a trailing
+    '.', a number word) or followed by a value that is no name (digits, an e-mail)."""
+    if lex is None:
+        return set()
+    text = layout.page.text
+    out = set()
+    found = [(m.start(), m.end(), bool(m.group("num") or m.group("term")))
+             for m in lex.regex.finditer(text)]
+    found += [(m.start(), m.end(), m.group(0).rstrip().endswith((":", "#")))
+              for m in lex.stop_regex.finditer(text)]
+    for s, e, marked in found:
+        w = layout.word_at(s)
+        if w is None or layout.offsets[w][0] != s:
+            continue
+        letters = sum(c.isalpha() for c in text[s:e])
+        if letters < 2:
+            # "T." / "M" are initials in a name ("Wesley T. Jenkins") unless a colon says
+            # otherwise ("T: 555 0100")
+            if re.match(r"[A-Za-z][ ]?[:#]", text[s:e + 2]):
+                out.add(w)
+            continue
+        after = text[e:e + 12].lstrip()
+        if marked or text[e - 1:e] == "." or text[e:e + 1] == "." or \
+                re.match(r"[+(]?\d|\S+@", after):
+            out.add(w)
+    return out
+
+
+def name_run(layout: Layout, words: list[int], stops: set[int]) -> list[int]:
+    """The words of ``words`` (left to right on one line) that can belong to one name: up
+    to a column gap or a word that begins a label."""
+    run: list[int] = []
+    for w in words:
+        if run and (w in stops or layout.words[w].bbox[0] - layout.words[run[-1]].bbox[2]
+                    > COLUMN_GAP * layout.line_of_word(w).height):
+            break
+        run.append(w)
+    return run
+
+
+def _salutation_like(key: str, salutations: set[str], line_words: list[str]) -> bool:
+    """A letter's salutation line whose greeting OCR misread ("Dinar Vanessa,"): a short
+    line that ends in a comma or colon, led by a word close to a greeting of 4+ letters."""
+    if len(key) < 4 or not 2 <= len(line_words) <= SALUTATION_MAX_WORDS or \
+            not line_words[-1].endswith((",", ":")):
+        return False
+    return any(len(s) >= 4 and difflib.SequenceMatcher(None, key, s).ratio() >= SALUTATION_LIKENESS
+               for s in salutations)
+
+
+def find_name_hits(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None) -> list[Hit]:
     out: list[Hit] = []
     honorifics = {h.lower() for h in vocab.honorifics}
     salutations = {s.lower() for s in vocab.salutations}
     closings = {re.sub(r"[^a-zäöüß ]", "", c.lower()).strip() for c in vocab.closings}
+    stops = label_stops(layout, lex)
     for i, w in enumerate(layout.words):
         t = w.text
         key = t.rstrip(".,:").lower()
-        if t.lower() in ("/s/", "s/") and _rest_of_line(layout, i):
+        rest = name_run(layout, _rest_of_line(layout, i), stops)
+        if t.lower() in ("/s/", "s/") and rest:
             # an electronic signature: "/s/ Wesley Jenkins"
-            r = V.name_value(_tokens(layout, _rest_of_line(layout, i)), vocab, loose=False)
+            r = V.name_value(_tokens(layout, rest), vocab, loose=False)
             if r and not r[2]:
                 out.append(Hit("name_signature", r[0], r[1], 0.8))
             continue
         if not t[:1].isupper():
             continue
-        rest = _rest_of_line(layout, i)
+        line = layout.line_of_word(i)
         if key in honorifics and rest and not t.endswith(","):
             # "Dr" is also "Drive": a title needs a capitalised word right after it
             nxt = layout.words[rest[0]].text
@@ -47,11 +105,14 @@ def find_name_hits(layout: Layout, vocab: Vocab) -> list[Hit]:
                 r = V.name_value(_tokens(layout, rest), vocab, loose=False)
                 if r and not r[2]:
                     out.append(Hit("name_honorific", r[0], r[1], 0.75))
-        elif key in salutations and rest and (layout.line_of_word(i).words[0] == i):
-            r = V.name_value(_tokens(layout, rest), vocab, loose=False)
+        elif rest and line.words[0] == i and (
+                key in salutations or key not in vocab.not_names and
+                _salutation_like(key, salutations, [layout.words[x].text for x in line.words])):
+            # "Dear Ms. Murphy," -- the comma ends the name
+            r = V.name_value(_tokens(layout, rest), vocab, loose=False, comma_ends=True)
             if r and not r[2]:
                 out.append(Hit("name_salutation", r[0], r[1], 0.8))
-    out.extend(_names_before_contact(layout, vocab))
+    out.extend(_names_before_contact(layout, vocab, lex))
     # closings: the first name-like line under them
     for line in layout.lines:
         text = " ".join(layout.words[w].text for w in line.words)
@@ -61,14 +122,16 @@ def find_name_hits(layout: Layout, vocab: Vocab) -> list[Hit]:
         h = line.height
         cands = layout.lines_below(line.x0 - 2 * h, line.x1 + 10 * h, line.y1, h, SIGNATURE_GAP * h)
         for below in cands[:SIGNATURE_LINES]:
-            toks = _tokens(layout, below.words)
+            toks = _tokens(layout, name_run(layout, list(below.words), stops))
             r = V.name_value(toks, vocab, loose=False)
             if r is None:
                 continue
             s, e, org = r
-            # the whole line should be the name (a title line "Claims Manager" is not)
+            # the whole line should be the name (a title line "Claims Manager", "Its
+            # Counsel" is not)
             words_in = len(layout.words_in(s, e))
-            if org or words_in < 2 or words_in < len(below.words) - 1:
+            keys = {t[2].lower().strip(".,;:") for t in toks}
+            if org or words_in < 2 or words_in < len(toks) - 1 or keys & vocab.title_words:
                 continue
             out.append(Hit("name_signature", s, e, 0.75))
             break
@@ -79,12 +142,12 @@ _CONTACT_AFTER = re.compile(r"^(?:[+(]?\d|\S+@\S+|ext\.?$|x\d)", re.I)
 _NAMEISH = re.compile(r"^[A-Z][A-Za-z'’\-]+,?$|^[A-Z]\.$")
 
 
-def _names_before_contact(layout: Layout, vocab: Vocab) -> list[Hit]:
+def _names_before_contact(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None) -> list[Hit]:
     """"... questions to Carlos Brooks at 655.238.6612", "reach Jo Ames at jo@x.org": two or
     three capitalised words right before "at" and a phone number or e-mail are a person."""
     out = []
     for i, w in enumerate(layout.words):
-        if w.text not in ("at", "on", "via") or i == 0:
+        if w.text.lower() not in ("at", "on", "via") or i == 0:
             continue
         nxt = layout.next_in_line(i)
         if nxt is None or not _CONTACT_AFTER.match(layout.words[nxt].text):
@@ -94,12 +157,17 @@ def _names_before_contact(layout: Layout, vocab: Vocab) -> list[Hit]:
         names: list[int] = []
         for j in reversed(line.words[:pos]):
             t = layout.words[j].text
-            if not _NAMEISH.match(t) or t.lower().strip(",.") in vocab.not_names or \
-                    t.lower().strip(",.") in vocab.title_words:
+            key = t.lower().strip(",.")
+            if not _NAMEISH.match(t) or key in vocab.not_names or key in vocab.title_words:
                 break
             names.insert(0, j)
             if len(names) == 3:
                 break
+        # "Contact Sarah Bailey at ...": a label word leading the run is not part of the name
+        # (a surname that is a label word, "Jane Case at ...", stays)
+        while len(names) > 2 and lex is not None and \
+                normalise_label(layout.words[names[0]].text) in lex.groups_of:
+            names.pop(0)
         if len(names) >= 2:
             s, e = layout.offsets[names[0]][0], layout.offsets[names[-1]][1]
             out.append(Hit("name_contact", s, e, 0.65))

@@ -48,10 +48,15 @@ def is_money(text: str) -> bool:
     return bool(_MONEY.search(text.strip()))
 
 
-def name_value(tokens: list[Token], vocab: Vocab, loose: bool) -> tuple[int, int, bool] | None:
+_INITIAL = re.compile(r"[A-Z]\.")
+
+
+def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
+               comma_ends: bool = False) -> tuple[int, int, bool] | None:
     """A person's (or organisation's) name: capitalised words, initials, particles, "Smith,
     John"; honorifics are skipped. ``loose`` (after a strong label) also accepts lower-case
-    words. Returns (start, end, is_organization)."""
+    words; ``comma_ends`` (a salutation, "Dear Ms. Murphy,") ends the name at its first
+    comma. Returns (start, end, is_organization)."""
     words: list[Token] = []
     org = False
     i = 0
@@ -67,7 +72,9 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool) -> tuple[int, int
             break
         t = st[2]
         key = t.lower().rstrip(".")
-        if any(c.isdigit() for c in t) or "@" in t or key in vocab.not_names and not org:
+        # "A." is an initial ("A. Stuart"), not the article the stop list means
+        if any(c.isdigit() for c in t) or "@" in t or \
+                key in vocab.not_names and not org and not _INITIAL.fullmatch(t):
             break
         if normalise_label(t) in vocab.company_words and words:
             org = True
@@ -84,7 +91,7 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool) -> tuple[int, int
             break   # a list of names: "To: Samuel Pace; Lawrence Wilkinson"
         if raw.rstrip().endswith(","):
             # "Smith, John" continues; "John Smith, MD" / a list of names ends here
-            if comma_used or len(words) > 1:
+            if comma_ends or comma_used or len(words) > 1:
                 break
             comma_used = True
     while words and (words[-1][2].lower().rstrip(".") in vocab.particles or words[-1][2] == "&"):

@@ -652,3 +652,167 @@ def test_words_without_line_ids_are_put_into_rows_by_geometry(det):
                    tuple(WordBox(w.text, w.bbox, w.conf, 0, 0) for w in page.words), "test")
     spans = {(s.type, s.text) for s in det.detect(flat)}
     assert ("PERSON", "Maria Lopez") in spans and ("PHONE", "(217) 555-0143") in spans
+
+
+# ---- issue 7 failure classes: whole address blocks, bounded names, label types, initials ------
+
+def _spans(det, page):
+    return [(s.type, s.text) for s in det.detect(page)]
+
+
+def test_street_and_city_line_stacked_are_one_address_span(det):
+    # plural USPS suffixes and a unit line between street and city
+    for rows, want in [
+        (["Ship To:", "Nadia Karimi", "118 Orchard Parkways", "Salem, OR 97301"],
+         "118 Orchard Parkways\nSalem, OR 97301"),
+        (["Delivery", None, "4417 Ferris Heights", "Suite 210", "Dayton, OH 45402"],
+         "4417 Ferris Heights\nSuite 210\nDayton, OH 45402"),
+        (["Remit payment", "2200 Lindell Viaduct", "St. Louis, MO 63103"],
+         "2200 Lindell Viaduct\nSt. Louis, MO 63103"),
+        (["Send forms to", "PO Box 5127", "Tulsa, OK 74152"], "PO Box 5127\nTulsa, OK 74152"),
+    ]:
+        addrs = [t for ty, t in _spans(det, page_from_rows(rows)) if ty == "ADDRESS"]
+        assert addrs == [want], (rows, addrs)
+
+
+def test_street_and_city_on_one_row_cut_into_two_ocr_lines_are_one_span(det):
+    # a letterhead line "4410 Birch Plains, Dayton, OH 45402" that OCR split in two lines
+    page = page_from_rows([[(20, "4410 Birch Plains,"), (240, "Dayton, OH 45402")]])
+    addrs = [(t, s) for t, s in _spans(det, page) if t == "ADDRESS"]
+    assert addrs == [("ADDRESS", "4410 Birch Plains,\nDayton, OH 45402")]
+    # on one OCR line the comma-joined address is one span too
+    one = page_from_rows(["Office: 30 Stone Viaduct, Apt. 7, Reno, NV 89501"])
+    assert ("ADDRESS", "30 Stone Viaduct, Apt. 7, Reno, NV 89501") in _spans(det, one)
+
+
+def test_a_name_ends_before_the_next_label(det):
+    got = _spans(det, page_from_rows(["Attn: Dana Whitfield Tel. 555-201-7788"]))
+    assert ("PERSON", "Dana Whitfield") in got and ("PHONE", "555-201-7788") in got
+    got = _spans(det, page_from_rows(["Dear Mr. Ortega Fax: (312) 555-0190"]))
+    assert ("PERSON", "Ortega") in got
+    # a surname that is also a stop word stays part of the name when nothing follows
+    assert ("PERSON", "Sarah Price") in _spans(det, page_from_rows(["Attn: Sarah Price"]))
+
+
+def test_a_signature_name_is_one_line_without_the_job_title(det):
+    page = page_from_rows(["Kind regards,", None, "Rosa Delgado", "Procurement Engineer,",
+                           "Halvorsen Marine Supply"])
+    persons = [t for ty, t in _spans(det, page) if ty == "PERSON"]
+    assert persons == ["Rosa Delgado"]
+
+
+def test_salutation_name_excludes_the_comma_and_survives_a_misread_greeting(det):
+    assert [t for ty, t in _spans(det, page_from_rows(["Daar Priya Raman,", "Thank you for the order."]))
+            if ty == "PERSON"] == ["Priya Raman"]
+    # a date in the far column of the same OCR line is not part of the name
+    page = one_line_rows([[(20, "Dear Ms. Okafor,"), (900, "MARCH 3, 2024")]])
+    assert ("PERSON", "Okafor") in _spans(det, page)
+    assert not any("MARCH" in t for ty, t in _spans(det, page) if ty == "PERSON")
+    # a line that merely looks like a greeting needs the comma of a salutation
+    assert not [t for ty, t in _spans(det, page_from_rows(["Dinner Menu Special"])) if ty == "PERSON"]
+
+
+def test_names_in_two_columns_of_one_ocr_line_are_two_spans(det):
+    # "Sold To" / "Ship To" columns: the same person twice, 40 px (2 text heights) apart
+    page = one_line_rows([[(20, "Cardholder: Helen Park"), (300, "Kevin Ames")]])
+    persons = [t for ty, t in _spans(det, page) if ty == "PERSON"]
+    assert persons == ["Helen Park", "Kevin Ames"]
+
+
+def test_initial_and_surname_under_a_header_and_after_attn(det):
+    # "A." and "I." are initials here, not the article and the pronoun
+    page = page_from_rows([[(20, "Salesperson"), (400, "Ship Via"), (700, "Terms")],
+                           [(20, "A. Okoro"), (400, "UPS Ground"), (700, "Net 30")]])
+    assert ("PERSON", "A. Okoro") in _spans(det, page)
+    assert ("PERSON", "I. Whitaker") in _spans(det, page_from_rows(["Attn: I. Whitaker"]))
+
+
+def test_account_and_reference_labels(det):
+    for label, want in [("Customer No.", "ACCOUNT_NUMBER"), ("Account #", "ACCOUNT_NUMBER"),
+                        ("Policy Number:", "ACCOUNT_NUMBER"), ("Invoice No.", "REFERENCE_NUMBER"),
+                        ("PO #", "REFERENCE_NUMBER"), ("Estimate #", "REFERENCE_NUMBER"),
+                        ("Case No.", "REFERENCE_NUMBER"), ("Member ID:", "ID_NUMBER")]:
+        assert types_of(det, [f"{label} 58213094"], "58213094") == {want}, label
+
+
+def _word(text, x, y, h, line):
+    return WordBox(text, (x, y, x + 0.55 * h * len(text), y + h), 95.0, line, 0)
+
+
+def test_key_value_panel_with_a_far_tab_stop_under_a_title():
+    """A title in big type over a panel of labels whose values sit at a tab stop 13+ text
+    heights to the right: each value belongs to its own row's label, not to the title."""
+    h = 13
+    words = [_word("STATEMENT", 700, 60, 30, 0)]
+    rows = [("Invoice", "#", "K552018"), ("Cust.", "#", "40917725"), ("Order", "No.", "779310")]
+    for i, (a, b, v) in enumerate(rows):
+        y = 110 + 26 * i
+        words += [_word(a, 704, y, h, i + 1), _word(b, 750, y, h, i + 1), _word(v, 940, y, h, i + 1)]
+    page = OcrPage(1200, 400, tuple(words), "test")
+    got = {t: ty for ty, t in _spans(RulesDetector(), page)}
+    assert got == {"K552018": "REFERENCE_NUMBER", "40917725": "ACCOUNT_NUMBER",
+                   "779310": "REFERENCE_NUMBER"}
+
+
+def test_label_scores_sit_in_the_structural_band_and_patterns_below():
+    from redactor.ensemble import RULES_STRUCTURAL_SCORE
+    det = RulesDetector()
+    page = page_from_rows(["Phone: 555-201-7788", "call 555-201-7799 today"])
+    by_text = {s.text: s.score for s in det.detect(page)}
+    assert by_text["555-201-7788"] >= RULES_STRUCTURAL_SCORE > by_text["555-201-7799"]
+
+
+def test_a_state_code_in_an_address_is_not_an_id_label(det):
+    page = page_from_rows(["Mail to", "77 Quarry Junction", "Boise, ID 83702", None, "Member ID 4471902"])
+    got = _spans(det, page)
+    assert ("ADDRESS", "77 Quarry Junction\nBoise, ID 83702") in got
+    assert ("ID_NUMBER", "4471902") in got and not any(t == "83702" for _, t in got)
+
+
+def test_signature_with_a_middle_initial_and_a_capacity_line(det):
+    page = page_from_rows(["Respectfully submitted,", "HARTWELL LLP", "Nora K. Lindqvist", "Its Counsel"])
+    assert [t for ty, t in _spans(det, page) if ty == "PERSON"] == ["Nora K. Lindqvist"]
+
+
+def test_a_label_word_before_a_name_in_prose_is_not_part_of_it(det):
+    got = _spans(det, page_from_rows(["Questions? Contact Lena Marsh at 614.555.0182 or by mail."]))
+    assert ("PERSON", "Lena Marsh") in got
+    got = _spans(det, page_from_rows(["Questions? Call Jane Case at 614.555.0182 today."]))
+    assert ("PERSON", "Jane Case") in got
+
+
+def test_party_block_lines_above_the_street_are_not_the_address(det):
+    page = page_from_rows(["Invoice To:", "Marta Quiroga", "Purchasing Manager", "Ostrander Tool Co.",
+                           "2291 Kettle Creek Junction", "Lansing, MI 48906"])
+    got = _spans(det, page)
+    assert ("ADDRESS", "2291 Kettle Creek Junction\nLansing, MI 48906") in got
+    assert ("PERSON", "Marta Quiroga") in got
+    assert not any("Manager" in t for _, t in got)
+    assert [t for ty, t in got if ty == "ORGANIZATION"] == ["Ostrander Tool Co"]
+
+
+def test_a_bare_repeat_of_a_labelled_identifier_takes_the_label_type(det):
+    page = page_from_rows([[(20, "Northgate Fixtures"), (900, "Q771245")], None,
+                           "Please quote invoice no. Q771245 with your payment."])
+    assert [ty for ty, t in _spans(det, page) if t == "Q771245"] == ["REFERENCE_NUMBER"] * 2
+    assert [s.score for s in det.detect(page) if s.text == "Q771245"] == [0.9, 0.9]
+
+
+def test_a_memo_distribution_list_names_every_recipient(det):
+    page = page_from_rows(["Distribution:", "R. Castellano", "M. Oyelaran", "Facilities Office"])
+    persons = [t for ty, t in _spans(det, page) if ty == "PERSON"]
+    assert persons == ["R. Castellano", "M. Oyelaran"]
+
+
+def test_a_name_before_a_phone_number_in_upper_case(det):
+    got = _spans(det, page_from_rows(["PLEASE CALL DORIS FENWICK AT (887) 555-0142 TODAY"]))
+    assert ("PERSON", "DORIS FENWICK") in got
+
+
+def test_a_bare_greeting_names_someone_named_in_the_header(det):
+    rows = ["To: Whitcombe, Gareth", "Subject: Renewal", None, "Gareth,", "The renewal papers are attached."]
+    got = _spans(det, page_from_rows(rows))
+    assert ("PERSON", "Gareth") in got
+    # a greeting word nobody on the page is called stays unflagged
+    rows = ["To: Whitcombe, Gareth", None, "Team,", "Everyone,", "Regards,"]
+    assert [t for ty, t in _spans(det, page_from_rows(rows)) if ty == "PERSON"] == ["Whitcombe, Gareth"]

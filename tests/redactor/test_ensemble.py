@@ -27,11 +27,48 @@ def test_same_detector_same_type_overlaps_join():
 
 
 def test_same_type_overlap_keeps_the_best_span_and_the_rest_beside_it():
-    a = Span(*_find("John Smith"), "PERSON", 0.8, "presidio")
-    b = Span(*_find("Smith at"), "PERSON", 0.6, "rules")
+    # two model-based detectors: equal evidence, so the higher score wins
+    a = Span(*_find("John Smith"), "PERSON", 0.8, "gliner")
+    b = Span(*_find("Smith at"), "PERSON", 0.6, "privacy_filter")
     out = merge_spans([a, b], text=TEXT)
     assert [(s.text, s.type, s.detector, s.score) for s in out] == [
-        ("John Smith", "PERSON", "presidio+rules", 0.8), ("at", "PERSON", "rules", 0.6)]
+        ("John Smith", "PERSON", "gliner+privacy_filter", 0.8), ("at", "PERSON", "privacy_filter", 0.6)]
+
+
+def test_evidence_beats_score_across_detectors():
+    # a label-driven phone (rules, >= 0.9) beats Presidio's pattern guess scored higher
+    phone = Span(*_find("555-123-4567"), "PHONE", 0.9, "rules")
+    guess = Span(*_find("555-123-4567"), "ID_NUMBER", 1.0, "presidio")
+    out = merge_spans([guess, phone], text=TEXT)
+    assert [(s.type, s.text, s.detector) for s in out] == [("PHONE", "555-123-4567", "presidio+rules")]
+    # a pattern-only rule (a signature line) beats NER's longer name with the job title
+    text = "Jackie Robinson\nEngineer at Acme"
+    rules = Span(0, 15, "PERSON", 0.75, "rules")
+    ner = Span(0, 24, "PERSON", 0.85, "presidio")
+    out = merge_spans([ner, rules], text=text)
+    assert [(s.text, s.detector) for s in out] == [("Jackie Robinson", "presidio+rules"),
+                                                   ("Engineer", "presidio")]
+    # Presidio's pattern recognizer beats the rules' fallback guess for a bare number
+    s, e = _find("12345678")
+    out = merge_spans([Span(s, e, "REFERENCE_NUMBER", 0.3, "rules"),
+                       Span(s, e, "ID_NUMBER", 0.4, "presidio")])
+    assert out[0].type == "ID_NUMBER"
+    # ...but a label-driven account number of the rules beats it
+    out = merge_spans([Span(s, e, "ACCOUNT_NUMBER", 0.9, "rules"),
+                       Span(s, e, "REFERENCE_NUMBER", 1.0, "presidio")])
+    assert out[0].type == "ACCOUNT_NUMBER"
+
+
+def test_evidence_tiers():
+    from redactor.ensemble import PATTERN, STATISTICAL, STRUCTURAL, evidence_of
+    assert evidence_of(Span(0, 1, "PHONE", 0.9, "rules")) == STRUCTURAL
+    assert evidence_of(Span(0, 1, "PHONE", 0.85, "rules")) == PATTERN
+    assert evidence_of(Span(0, 1, "REFERENCE_NUMBER", 0.3, "rules")) == STATISTICAL
+    assert evidence_of(Span(0, 1, "PHONE", 1.0, "presidio")) == PATTERN
+    assert evidence_of(Span(0, 1, "PERSON", 1.0, "presidio")) == STATISTICAL
+    assert evidence_of(Span(0, 1, "CARD_NUMBER", 1.0, "gliner")) == STATISTICAL
+    assert evidence_of(Span(0, 1, "PERSON", 0.75, "presidio+rules")) == PATTERN
+    assert evidence_of(Span(0, 1, "PERSON", 0.75, "")) == STATISTICAL
 
 
 def test_a_sloppy_span_does_not_widen_the_tight_one():
@@ -60,7 +97,7 @@ def test_conflicting_critical_types_higher_score_wins_and_loser_keeps_the_rest()
 
 
 def test_a_long_span_does_not_retype_a_critical_value_it_touches():
-    addr = Span(*_find("John Smith at 555"), "ADDRESS", 0.95, "rules")
+    addr = Span(*_find("John Smith at 555"), "ADDRESS", 0.89, "rules")
     phone = Span(*_find("555-123-4567"), "PHONE", 0.85, "rules")
     out = merge_spans([addr, phone], text=TEXT)
     assert [(s.type, s.text) for s in out] == [("ADDRESS", "John Smith at 555"), ("PHONE", "-123-4567")]
@@ -141,3 +178,11 @@ def test_property_detectors_are_recorded(spans):
     named = {d for s in spans for d in s.detector.split("+") if d}
     recorded = {d for s in out for d in s.detector.split("+") if d}
     assert recorded == named
+
+
+def test_a_word_shared_with_a_weaker_span_goes_to_the_winner():
+    text = "Part 664-T29 shipped"
+    guess = Span(5, 12, "REFERENCE_NUMBER", 0.3, "rules")     # the fallback's whole word
+    pattern = Span(9, 12, "ID_NUMBER", 0.6, "presidio")       # a recognizer's part of it
+    out = merge_spans([guess, pattern], text=text)
+    assert [(s.type, s.text, s.detector) for s in out] == [("ID_NUMBER", "664-T29", "presidio+rules")]
