@@ -117,7 +117,44 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto") ->
         for box in span_boxes(page, boxes, mode):
             redactions.append(Redaction(bbox=box, type=span.type, value=value, score=span.score,
                                         sources=tuple(d for d in span.detector.split("+") if d)))
+    if mode != "line":
+        redactions = merge_stacked_blocks(redactions)
     return Alignment(redactions, dropped)
+
+
+# Types whose lines stack into one block (the contract's ADDRESS is one box over its lines).
+BLOCK_TYPES = frozenset({"ADDRESS"})
+
+
+def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> list[Redaction]:
+    """Join redactions of a block type that stack in one column into one rectangle: an
+    address whose street and city lines the detector found as two spans (because another
+    column's text sits between them in reading order) is still one address block. Lines
+    stack when their left edges are within a text height, the gap between them is at most a
+    text height, and one rectangle hides little more than the two parts."""
+    out = list(redactions)
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(len(out)):
+                a, b = out[i], out[j]
+                if i == j or a.type != b.type or a.type not in types or a.bbox[1] > b.bbox[1]:
+                    continue
+                h = min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
+                gap = b.bbox[1] - a.bbox[3]
+                whole = union_box([a.bbox, b.bbox])
+                if (abs(a.bbox[0] - b.bbox[0]) <= h and -h <= gap <= h
+                        and _area(whole) <= _BLOCK_AREA_RATIO * (_area(a.bbox) + _area(b.bbox))):
+                    value = a.value if a.value == b.value else f"{a.value}\n{b.value}"
+                    out[i] = Redaction(whole, a.type, value, max(a.score, b.score),
+                                       tuple(dict.fromkeys(a.sources + b.sources)))
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out
 
 
 def propagate_repeats(page: OcrPage, spans: Sequence[Span], min_chars: int = 3) -> list[Span]:

@@ -30,6 +30,17 @@ class Verification:
         return asdict(self)
 
 
+def _covered_share(box, boxes) -> float:
+    """Share of ``box``'s area lying under the union of ``boxes`` (shapely does the union)."""
+    from shapely.geometry import box as rect
+    from shapely.ops import unary_union
+
+    area = rect(*box).area
+    if area <= 0 or not boxes:
+        return 0.0
+    return rect(*box).intersection(unary_union([rect(*b) for b in boxes])).area / area
+
+
 def verify_page(redactor, redacted: Image.Image, result: PageResult) -> Verification:
     """Read ``redacted`` with the redactor's own OCR and detectors."""
     if redactor.ocr is None:   # OCR-free systems: nothing of ours to read the page with

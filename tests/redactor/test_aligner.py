@@ -99,3 +99,19 @@ def test_values_in_two_columns_of_one_ocr_line_get_two_boxes():
     page = page_of([[("Michelle", 184, 250), ("Silva", 256, 300), ("Michelle", 655, 720), ("Silva", 726, 771)]])
     al = align_spans(page, [span_for(page, "Michelle Silva Michelle Silva")])
     assert sorted(r.bbox for r in al.redactions) == [(184.0, 100.0, 300.0, 140.0), (655.0, 100.0, 771.0, 140.0)]
+
+
+def test_address_lines_found_as_two_spans_become_one_block():
+    # Street and city lines of one address, with another column's text between them in
+    # reading order: two spans, one block box.
+    page = page_of([[("34534", 142, 200), ("James", 206, 260), ("Parkways", 266, 331), ("Total", 900, 960)],
+                    [("Carlsonberg,", 142, 250), ("OH", 256, 280), ("54071", 286, 331), ("$12.00", 900, 960)]])
+    spans = [span_for(page, "34534 James Parkways", "ADDRESS"), span_for(page, "Carlsonberg, OH 54071", "ADDRESS")]
+    al = align_spans(page, spans)
+    assert [r.bbox for r in al.redactions] == [(142.0, 100.0, 331.0, 200.0)]
+    assert al.redactions[0].value == "34534 James Parkways\nCarlsonberg, OH 54071"
+    # not for other types, and not for lines far apart or in different columns
+    assert len(align_spans(page, [s.with_(type="PERSON") for s in spans]).redactions) == 2
+    far = page_of([[("12", 142, 200), ("Elm", 206, 260)], [], [], [("Springfield", 142, 331)]])
+    assert len(align_spans(far, [span_for(far, "12 Elm", "ADDRESS"),
+                                 span_for(far, "Springfield", "ADDRESS")]).redactions) == 2
