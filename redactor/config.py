@@ -34,6 +34,7 @@ class RedactorConfig:
     fill: str = "black"
     box_mode: str = "auto"                      # auto | span | line
     fit_to_ink: bool = True
+    ink_shrink: bool = False                    # with fit_to_ink: also cut empty margins
     propagate_repeats: bool = True
     verify: bool = False                        # re-read every output page before writing it
     on_verify_fail: str = "fail"                # fail | quarantine

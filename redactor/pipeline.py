@@ -154,7 +154,8 @@ class Redactor:
         alignment = align_spans(page, spans, mode=self.config.box_mode)
         if image is not None and self.config.fit_to_ink and alignment.redactions:
             from redactor.ink_boxes import fit_redactions_to_ink
-            alignment = Alignment(fit_redactions_to_ink(image, alignment.redactions),
+            alignment = Alignment(fit_redactions_to_ink(image, alignment.redactions,
+                                                        shrink=self.config.ink_shrink),
                                   alignment.dropped)
         return alignment
 
