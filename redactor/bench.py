@@ -25,8 +25,14 @@ class SystemSpec:
     ocr: str | None
     detectors: tuple[str, ...]
     ocr_free: str | None
+    config_file: Path | None = None     # a TOML config: the system with its options
+    is_default: bool = False            # the default pipeline, with its tuned options
 
     def predict_args(self) -> list[str]:
+        if self.is_default:
+            return []
+        if self.config_file:
+            return ["--config", str(self.config_file)]
         if self.ocr_free:
             return ["--ocr-free", self.ocr_free]
         args = ["--ocr", self.ocr]
@@ -44,8 +50,21 @@ class SystemSpec:
 
 
 def parse_system(spec: str) -> SystemSpec:
-    """``OCR+DETECTOR[+DETECTOR...]`` or the name of an OCR-free system."""
+    """``OCR+DETECTOR[+DETECTOR...]``, the name of an OCR-free system, ``default`` (the
+    default pipeline), or ``LABEL=CONFIG.toml`` (a system with options, from a config file)."""
     spec = spec.strip()
+    if spec == "default":
+        from redactor.config import RedactorConfig
+        cfg = RedactorConfig()
+        return SystemSpec("default (" + "+".join([cfg.ocr, *cfg.detectors]) + ")", cfg.ocr,
+                          tuple(cfg.detectors), None, is_default=True)
+    label, eq, file = spec.partition("=")
+    if eq:
+        from redactor.config import load_config
+        path = Path(file)
+        cfg = load_config(path)
+        return SystemSpec(label, None if cfg.ocr_free else cfg.ocr,
+                          () if cfg.ocr_free else tuple(cfg.detectors), cfg.ocr_free, path)
     if spec in registry.names("ocr_free"):
         return SystemSpec(spec, None, (), spec)
     parts = [p for p in spec.split("+") if p]
@@ -66,7 +85,7 @@ def parse_system(spec: str) -> SystemSpec:
 def run_system(spec: SystemSpec, pages: Path, out_dir: Path, cache_dir: Path, workers: int,
                limit: int | None, extra_args: list[str]) -> dict:
     """Predict with one system in a child process; return its throughput and memory."""
-    sys_dir = out_dir / spec.label.replace("/", "_")
+    sys_dir = out_dir / "".join(c if c.isalnum() or c in "+-_." else "_" for c in spec.label)
     sys_dir.mkdir(parents=True, exist_ok=True)
     preds = sys_dir / "preds.jsonl"
     stats_file = sys_dir / "predict-stats.json"

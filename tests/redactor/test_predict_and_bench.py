@@ -95,3 +95,20 @@ def test_bench_puts_systems_side_by_side(dataset, tmp_path):
     assert report["systems"]["peer-presidio-image"]["attribution"]["mode"] == "ocr_free"
     md = (out / "bench.md").read_text()
     assert "| tesseract+presidio |" in md and "| peer-presidio-image |" in md
+
+
+def test_bench_system_specs(tmp_path):
+    from redactor.bench import parse_system
+    from redactor.errors import InputError
+    default = parse_system("default")
+    assert default.is_default and default.predict_args() == []     # default options, not just names
+    plain = parse_system("tesseract+presidio+rules")
+    assert plain.predict_args() == ["--ocr", "tesseract", "--detector", "presidio", "--detector", "rules"]
+    cfg = tmp_path / "sys.toml"
+    cfg.write_text('detectors = ["rules"]\n')
+    named = parse_system(f"rules-only={cfg}")
+    assert named.label == "rules-only" and named.predict_args() == ["--config", str(cfg)]
+    assert parse_system("peer-presidio-image").ocr_free == "peer-presidio-image"
+    for bad in ("tesseract", "tesseract+nope", "nope+presidio"):
+        with pytest.raises(InputError):
+            parse_system(bad)
