@@ -119,7 +119,9 @@ def test_offsets_map_back_to_word_boundaries_across_windows(models, cls, key):
     det = cls(model=str(models[key]), labels="person", threshold=0.0)
     spans = det.detect(LONG)
     text = LONG.text
-    assert spans and max(s.start for s in spans) > det.windows(text)[0].end
+    # Something found past the first window proves later windows' offsets were re-based; a
+    # random tiny model may tag everything, so overlapping spans can merge into one from 0.
+    assert spans and max(s.end for s in spans) > det.windows(text)[0].end
     words = det._word_units(text)
     starts, ends = {s for s, _ in words}, {e for _, e in words}
     for s in spans:
