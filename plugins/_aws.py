@@ -78,6 +78,20 @@ def make_client(service: str, region: str | None = None, profile: str | None = N
     return session.client(service, region_name=region or None, config=config)
 
 
+def client_or_unavailable(service: str, region: str | None = None, profile: str | None = None):
+    """``make_client``, with a missing SDK or an unusable region/profile turned into
+    PluginUnavailable naming the plugin's service."""
+    from redactor.errors import PluginUnavailable
+
+    missing = sdk_missing()
+    if missing:
+        raise PluginUnavailable(f"{service}: {missing}")
+    try:
+        return make_client(service, region=region, profile=profile)
+    except Exception as exc:  # NoRegionError, ProfileNotFound
+        raise PluginUnavailable(f"{service}: cannot create the AWS client: {exc}") from exc
+
+
 def error_code(exc: BaseException) -> str:
     response = getattr(exc, "response", None)
     if isinstance(response, dict):

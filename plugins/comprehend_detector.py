@@ -71,12 +71,7 @@ class ComprehendDetector(Detector):
         self.max_chunk_bytes = as_int("max_chunk_bytes", max_chunk_bytes, 4, API_MAX_TEXT_BYTES)
         self.mapping = load_label_mapping(self.mapping_file)
         self.cache = ResponseCache(cache_dir, enabled=as_bool("cache", cache))
-        if _aws.sdk_missing():
-            raise PluginUnavailable(f"comprehend: {_aws.sdk_missing()}")
-        try:
-            self.client = _aws.make_client("comprehend", region=region, profile=profile)
-        except Exception as exc:  # NoRegionError, ProfileNotFound
-            raise PluginUnavailable(f"comprehend: cannot create the AWS client: {exc}") from exc
+        self.client = _aws.client_or_unavailable("comprehend", region=region, profile=profile)
 
     def _call(self, text: str) -> dict[str, Any]:
         try:

@@ -145,12 +145,7 @@ class TextractOcr(OcrBackend):
         self.retry_base_delay = as_float("retry_base_delay", retry_base_delay, 0.0, 60.0)
         self.max_bytes = as_int("max_bytes", max_bytes, 1, SYNC_MAX_BYTES)
         self.cache = ResponseCache(cache_dir, enabled=as_bool("cache", cache))
-        if _aws.sdk_missing():
-            raise PluginUnavailable(f"textract: {_aws.sdk_missing()}")
-        try:
-            self.client = _aws.make_client("textract", region=region, profile=profile)
-        except Exception as exc:  # NoRegionError, ProfileNotFound
-            raise PluginUnavailable(f"textract: cannot create the AWS client: {exc}") from exc
+        self.client = _aws.client_or_unavailable("textract", region=region, profile=profile)
 
     @property
     def operation(self) -> str:
