@@ -1,7 +1,8 @@
 """Maps detector spans (character offsets in the page text) back to pixel rectangles.
 
 A span covers every word whose characters it touches; a span that cuts a word takes the
-whole word, because a half-hidden word is still readable. Each span becomes the minimum
+whole word, because a half-hidden word is still readable, unless what it leaves out is
+punctuation whose glyphs the page's ink shows apart (``redactor.edge_trim``). Each span becomes the minimum
 rectangle(s) around its words: one rectangle when its lines stack into a compact block (an
 address), one per line when a single rectangle would hide much more than the value (a value
 wrapped from the end of one line to the start of the next).
@@ -100,7 +101,48 @@ def span_boxes(page: OcrPage, word_boxes: Sequence[tuple[int, BBox]], mode: BoxM
     return segments
 
 
-def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto") -> Alignment:
+# Edge punctuation is cut only from words the OCR read with at least this confidence (0-100).
+TRIM_MIN_CONF = 70.0
+
+
+def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int):
+    """Word boxes of a span, the first and last cut to the span's characters where what the
+    span leaves out of them is punctuation that ``trim_word_box`` can tell apart on the ink;
+    and the character range those boxes show."""
+    from redactor.edge_trim import trim_word_box
+
+    boxes = {i: page.words[i].bbox for i in word_ids}
+    shown = [page.offsets[word_ids[0]][0], page.offsets[word_ids[-1]][1]]
+    first, last = word_ids[0], word_ids[-1]
+    for i in {first, last}:
+        ws, we = page.offsets[i]
+        keep_start = max(start, ws) - ws if i == first else 0
+        keep_end = min(end, we) - ws if i == last else we - ws
+        if keep_start == 0 and keep_end == we - ws:
+            continue
+        if 0 <= page.words[i].conf < TRIM_MIN_CONF:
+            continue   # an unsure reading's "punctuation" may be a misread digit or letter
+        cut = trim_word_box(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
+        if cut is None:
+            continue
+        boxes[i] = cut
+        if i == first:
+            shown[0] = ws + keep_start
+        if i == last:
+            shown[1] = ws + keep_end
+    return [(i, boxes[i]) for i in word_ids], shown
+
+
+def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
+                image=None) -> Alignment:
+    """Redactions for ``spans``. With ``image`` (the page, PIL or grey array), a span that
+    leaves punctuation of its first or last word out gets that punctuation cut from the box
+    when the ink shows it separately (``redactor.edge_trim``); otherwise a span that cuts a
+    word takes the whole word."""
+    gray = None
+    if image is not None:
+        from redactor.ink_boxes import to_gray
+        gray = to_gray(image)
     redactions: list[Redaction] = []
     dropped: list[Span] = []
     for span in spans:
@@ -109,11 +151,14 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto") ->
         if not word_ids:
             dropped.append(span)
             continue
-        # The value reported is what the covered words say, so a partial-word span
-        # reports (and hides) the whole word.
-        value = page.text[page.offsets[word_ids[0]][0]:page.offsets[word_ids[-1]][1]]
-        value = re.sub(r"\n\n+", "\n", value)
-        boxes = [(i, page.words[i].bbox) for i in word_ids]
+        if gray is not None:
+            boxes, (vs, ve) = _edge_trimmed(page, gray, word_ids, start, end)
+        else:
+            boxes = [(i, page.words[i].bbox) for i in word_ids]
+            vs, ve = page.offsets[word_ids[0]][0], page.offsets[word_ids[-1]][1]
+        # The value reported is what the boxes show: a partial-word span reports (and hides)
+        # the whole word unless the rest of the word was punctuation cut off its box.
+        value = re.sub(r"\n\n+", "\n", page.text[vs:ve])
         for box in span_boxes(page, boxes, mode):
             redactions.append(Redaction(bbox=box, type=span.type, value=value, score=span.score,
                                         sources=tuple(d for d in span.detector.split("+") if d)))

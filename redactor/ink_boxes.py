@@ -5,7 +5,10 @@ from a slightly skewed line. Per box this module binarises a neighbourhood crop 
 finds the connected ink components the box touches and grows the box over them, within
 bounds relative to the text height so that a neighbouring word (its own components, not
 touched by the box) is never swallowed and a long rule line or table border is ignored.
-It can shrink empty margins, then pads by a share of the text height, clipped to the page.
+Margins are tightened to the box's own ink, generously counted (faint strokes too, never
+another line's glyphs): OCR boxes from a cleaned, upscaled page are looser than the ink
+and some reach into the line above. ``shrink`` cuts harder (to the glyph components
+only); then it pads by a share of the text height, clipped to the page.
 Pure functions on numpy arrays; the Redaction-level wrapper keeps everything but the box.
 """
 from __future__ import annotations
@@ -28,6 +31,8 @@ MIN_INSIDE_OFF_LINE = 0.6   # ... or, when its centre is above/below the box (a 
                             # next line caught in the corner of a skewed line's box), this much
 MAX_GROW_X = 0.8         # a cut glyph may pull an edge out by at most this much horizontally
 MAX_GROW_Y = 0.6         # ... and vertically (descenders, accents, a line cut in half)
+TIGHTEN_MAX = 0.5        # tightening cuts at most this much from any side
+FAINT_SHARE = 0.25       # a pixel this far from the paper towards the ink is faint ink
 CONTEXT = 1.5            # the neighbourhood crop reaches this far around the box
 TALL = 1.6               # components taller than this many box heights span two lines
 MIN_CONTRAST = 40        # grey levels between ink and paper below which a crop has no ink
@@ -59,7 +64,7 @@ def _check_box(box: Sequence[float], width: int, height: int) -> BBox:
     return x0, y0, x1, y1
 
 
-def _ink_mask(crop: np.ndarray, threshold: float | None) -> np.ndarray:
+def ink_mask(crop: np.ndarray, threshold: float | None) -> np.ndarray:
     """Dark pixels of the crop: Otsu's dark class (or ``threshold`` when given)."""
     lo, hi = int(crop.min()), int(crop.max())
     if threshold is None:
@@ -69,11 +74,34 @@ def _ink_mask(crop: np.ndarray, threshold: float | None) -> np.ndarray:
     return (crop <= threshold).astype(np.uint8)
 
 
+def _faint_extent(crop: np.ndarray, mask: np.ndarray, labels: np.ndarray, neighbours,
+                  box: tuple[int, int, int, int]):
+    """Extent (crop pixels) of what lies inside ``box`` and is clearly darker than the paper,
+    leaving out the glyphs of ``neighbours`` (component labels) and lone noise pixels."""
+    paper = float(np.percentile(crop, 90))
+    ink_level = float(crop[mask.astype(bool)].mean()) if mask.any() else float(crop.min())
+    if paper - ink_level < MIN_CONTRAST:
+        return None
+    dark = (crop <= paper - FAINT_SHARE * (paper - ink_level)).astype(np.uint8)
+    if neighbours:
+        other = np.isin(labels, neighbours).astype(np.uint8)
+        dark[cv2.dilate(other, np.ones((5, 5), np.uint8)) > 0] = 0
+    dark = cv2.medianBlur(dark * 255, 3)
+    bx0, by0, bx1, by1 = (max(0, v) for v in box)
+    ys, xs = np.nonzero(dark[by0:by1, bx0:bx1])
+    if ys.size == 0:
+        return None
+    return (xs.min() + bx0, ys.min() + by0, xs.max() + 1 + bx0, ys.max() + 1 + by0)
+
+
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
             max_grow_x: float = MAX_GROW_X, max_grow_y: float = MAX_GROW_Y, shrink: bool = False,
-            threshold: float | None = None) -> BBox:
-    """One box fitted to the ink it touches (see the module docstring). ``threshold``
-    overrides the local Otsu threshold (e.g. the page's own, as the ink metric uses)."""
+            tighten: bool = True, threshold: float | None = None) -> BBox:
+    """One box fitted to the ink it touches (see the module docstring). ``tighten`` cuts
+    margins down to the box's own ink, generously counted (by at most TIGHTEN_MAX of the
+    height); ``shrink`` cuts every margin
+    outside the glyphs (also where a glyph merged into a border). ``threshold`` overrides
+    the local Otsu threshold (e.g. the page's own, as the ink metric uses)."""
     H, W = gray.shape
     x0, y0, x1, y1 = _check_box(box, W, H)
     h = y1 - y0
@@ -83,7 +111,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
     cx1 = int(min(W, np.ceil(x1 + CONTEXT * h)))
     cy1 = int(min(H, np.ceil(y1 + CONTEXT * h)))
     crop = gray[cy0:cy1, cx0:cx1]
-    mask = _ink_mask(crop, threshold)
+    mask = ink_mask(crop, threshold)
     # the box in crop pixels: pixels [bx0, bx1) x [by0, by1)
     bx0, by0 = int(np.floor(x0)) - cx0, int(np.floor(y0)) - cy0
     bx1, by1 = int(np.ceil(x1)) - cx0, int(np.ceil(y1)) - cy0
@@ -92,6 +120,14 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         in_box = np.bincount(labels[max(by0, 0):by1, max(bx0, 0):bx1].ravel(), minlength=n)
         glyphs = []
+        anchors = []      # in-box ink of structures (rules, borders): a tightened box keeps it
+        neighbour_labels = []   # components of other lines' or words' glyphs
+
+        def in_box_extent(lab):
+            ys, xs = np.nonzero(labels[max(by0, 0):by1, max(bx0, 0):bx1] == lab)
+            ox, oy = max(bx0, 0) + cx0, max(by0, 0) + cy0
+            return (xs.min() + ox, ys.min() + oy, xs.max() + 1 + ox, ys.max() + 1 + oy)
+
         for lab in np.nonzero(in_box)[0]:
             if lab == 0:
                 continue
@@ -101,12 +137,17 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
             if (sw > 4 * h and sh < 0.35 * h) or (sh > 4 * h and sw < 0.35 * h) or \
                     (sw > 3 * h and sh > 2.5 * h) or (sh > 1.3 * h and sw < 0.12 * sh) or \
                     (sw > 2.5 * h and sh < 0.15 * h):
+                if tighten:
+                    # a glyph touching a border is part of this component: what the box
+                    # holds of it stays inside
+                    anchors.append(in_box_extent(lab))
                 continue   # ... or a field's border stroke ("|") or an underline piece
             # a glyph the box cuts belongs to the value when a fair share of it is inside;
             # the first letter of the next word, the tail of a descender from the line above
             # or a glyph of the next line in the corner of a skewed box does not
             centre_in = y0 <= sy + cy0 + sh / 2 <= y1
             if in_box[lab] < (MIN_INSIDE if centre_in else MIN_INSIDE_OFF_LINE) * area:
+                neighbour_labels.append(lab)
                 continue
             glyphs.append((sx + cx0, sy + cy0, sx + sw + cx0, sy + sh + cy0))
         if glyphs:
@@ -129,6 +170,22 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
             if shrink:
                 nx0, ny0 = max(nx0, ink_x0), max(ny0, ink_y0)
                 nx1, ny1 = min(nx1, ink_x1), min(ny1, ink_y1)
+            elif tighten:
+                # Margins are cut to the box's own ink, by at most TIGHTEN_MAX of the height:
+                # OCR boxes measured on a cleaned, upscaled page are looser than the ink, and
+                # some reach into the line above. What counts as the box's own ink here is
+                # generous: its glyphs, structures it holds, and any pixel inside it clearly
+                # darker than the paper (faint pencil Otsu put with the paper) that is not part
+                # of another line's or word's glyphs.
+                keep = glyphs + anchors
+                faint = _faint_extent(crop, mask, labels, neighbour_labels, (bx0, by0, bx1, by1))
+                if faint is not None:
+                    keep.append((faint[0] + cx0, faint[1] + cy0, faint[2] + cx0, faint[3] + cy0))
+                lim = TIGHTEN_MAX * h
+                nx0 = max(nx0, min(min(g[0] for g in keep), x0 + lim))
+                ny0 = max(ny0, min(min(g[1] for g in keep), y0 + lim))
+                nx1 = min(nx1, max(max(g[2] for g in keep), x1 - lim))
+                ny1 = min(ny1, max(max(g[3] for g in keep), y1 - lim))
             h = href
     pad = pad_frac * h
     return (float(max(0.0, nx0 - pad)), float(max(0.0, ny0 - pad)),

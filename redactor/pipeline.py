@@ -151,7 +151,9 @@ class Redactor:
         return sorted(found, key=lambda s: (s.start, s.end, s.type))
 
     def locate(self, page: OcrPage, spans: Sequence[Span], image: Image.Image | None = None) -> Alignment:
-        alignment = align_spans(page, spans, mode=self.config.box_mode)
+        # Fitting to ink also cuts edge punctuation off word boxes (it looks at the ink).
+        ink = image if self.config.fit_to_ink else None
+        alignment = align_spans(page, spans, mode=self.config.box_mode, image=ink)
         if image is not None and self.config.fit_to_ink and alignment.redactions:
             from redactor.ink_boxes import fit_redactions_to_ink
             alignment = Alignment(fit_redactions_to_ink(image, alignment.redactions,

@@ -107,9 +107,36 @@ def test_blank_region_gets_padding_only_and_shrink_tightens_margins():
     g2, masks, boxes = _render_words(["77"], canvas=(300, 160))
     b = boxes[0]
     loose = (b[0] - 20, b[1] - 10, b[2] + 20, b[3] + 10)
-    assert fit_box(g2, loose, pad_frac=0.0) == pytest.approx(loose)          # never shrinks by default
+    assert fit_box(g2, loose, pad_frac=0.0, tighten=False) == pytest.approx(loose)
     tight = fit_box(g2, loose, pad_frac=0.0, shrink=True)
     assert tight == pytest.approx(b, abs=1.0)
+    # the default tightening cuts empty margins too, by at most half the box height a side
+    h = loose[3] - loose[1]
+    tightened = fit_box(g2, loose, pad_frac=0.0)
+    assert tightened[1] == pytest.approx(b[1], abs=1.0) and tightened[3] == pytest.approx(b[3], abs=1.0)
+    assert tightened[0] == pytest.approx(b[0], abs=1.0) and tightened[2] == pytest.approx(b[2], abs=1.0)
+    g3, _, (b3,) = _render_words(["77"], canvas=(400, 160), origin=(250, 60))
+    hf = b3[3] - b3[1]
+    far = (b3[0] - 3 * hf, b3[1], b3[2], b3[3])
+    assert fit_box(g3, far, pad_frac=0.0)[0] == pytest.approx(far[0] + 0.5 * hf, abs=1.0)
+
+
+def test_tightening_keeps_faint_strokes_but_leaves_the_line_above():
+    g, masks, boxes = _render_words(["Maria", "Lopez"], canvas=(600, 200))
+    g = g.copy()
+    b = boxes[1]
+    h = b[3] - b[1]
+    # a faint pencil tick right of the word, lighter than Otsu's ink class
+    g[int(b[1]) + 5:int(b[3]) - 5, int(b[2]) + 6:int(b[2]) + 9] = 170
+    loose = (b[0], b[1], b[2] + 0.4 * h, b[3])
+    fitted = fit_box(g, loose, pad_frac=0.0)
+    assert fitted[2] >= b[2] + 9                      # the faint tick stays hidden
+    # glyphs of the line above reaching into the box's top margin are not kept
+    above = g.copy()
+    above[int(b[1]) - 30:int(b[1]) - 6, int(b[0]) + 10:int(b[0]) + 30] = 0
+    reaching = (b[0], b[1] - 12, b[2], b[3])
+    fitted = fit_box(above, reaching, pad_frac=0.0)
+    assert fitted[1] == pytest.approx(b[1], abs=1.0)
 
 
 def test_fit_boxes_and_redaction_wrapper_keep_order_and_fields():

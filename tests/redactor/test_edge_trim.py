@@ -1,0 +1,120 @@
+"""Edge punctuation cut off word boxes on the ink: rendered words, real Tesseract."""
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from redactor.aligner import align_spans
+from redactor.edge_trim import trim_word_box
+from redactor.model import OcrPage, Span, WordBox
+
+SANS = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+SERIF = "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf"
+
+
+def render(parts, font_path=SANS, size=40):
+    """A white page with ``parts`` written one after another on one line; returns the grey
+    array and the ink box of each part (x0, y0, x1, y1)."""
+    font = ImageFont.truetype(font_path, size)
+    img = Image.new("L", (60 + 40 * sum(len(p) for p in parts), 120), 255)
+    draw = ImageDraw.Draw(img)
+    x, boxes = 30, []
+    for p in parts:
+        draw.text((x, 30), p, font=font, fill=0)
+        boxes.append([int(round(v)) for v in draw.textbbox((x, 30), p, font=font)])
+        x += draw.textlength(p, font=font)
+    gray = np.asarray(img)
+    ink = []
+    for b in boxes:
+        sub = gray[b[1]:b[3] + 1, max(0, b[0] - 1):b[2] + 1] < 128
+        b = (max(0, b[0] - 1), b[1])
+        ys, xs = np.nonzero(sub)
+        ink.append((int(b[0] + xs.min()), int(b[1] + ys.min()), int(b[0] + xs.max() + 1),
+                    int(b[1] + ys.max() + 1)))
+    return gray, ink
+
+
+def word_box(ink_boxes):
+    return (min(b[0] for b in ink_boxes), min(b[1] for b in ink_boxes),
+            max(b[2] for b in ink_boxes), max(b[3] for b in ink_boxes))
+
+
+@pytest.mark.parametrize("font_path", [SANS, SERIF])
+def test_trailing_comma_is_cut_and_its_descender_with_it(font_path):
+    gray, (name, comma) = render(["Gina", ","], font_path)
+    box = word_box([name, comma])
+    cut = trim_word_box(gray, box, "Gina,", 0, 4)
+    assert cut is not None
+    assert cut[0] <= name[0] and cut[2] >= name[2]        # all of the name stays hidden
+    assert cut[2] <= comma[0]                              # the comma is out
+    assert cut[3] <= name[3] < box[3]                      # so is its descender
+
+
+def test_brackets_and_full_stop_around_a_reference_are_cut():
+    gray, (lb, value, rb, stop) = render(["(", "SH46997", ")", "."])
+    box = word_box([lb, value, rb, stop])
+    cut = trim_word_box(gray, box, "(SH46997).", 1, 8)
+    assert cut is not None
+    assert cut[0] <= value[0] and cut[2] >= value[2]
+    assert cut[0] >= lb[2] and cut[2] <= rb[0]
+
+
+def test_angle_brackets_around_an_email_are_cut():
+    gray, (lb, value, rb) = render(["<", "ana@acme.org", ">"])
+    cut = trim_word_box(gray, word_box([lb, value, rb]), "<ana@acme.org>", 1, 13)
+    assert cut is not None and cut[0] >= lb[2] and cut[2] <= rb[0]
+    assert cut[0] <= value[0] and cut[2] >= value[2]
+
+
+def test_no_cut_when_the_rest_of_the_word_is_not_punctuation():
+    gray, (label, value) = render(["Acct#", "1234"])
+    assert trim_word_box(gray, word_box([label, value]), "Acct#1234", 5, 9) is None
+
+
+def test_no_cut_when_the_edge_glyph_does_not_look_like_the_punctuation_read():
+    # OCR said "Bill," but the last glyph is a letter (the comma was a misreading): the
+    # letter must not be uncovered.
+    gray, (name,) = render(["Billy"])
+    assert trim_word_box(gray, name, "Bill,", 0, 4) is None
+
+
+def test_no_cut_when_a_bracket_touches_the_last_digit():
+    gray, (value, rb) = render(["5391", ")"])
+    # join the bracket to the digit with a bar of ink, as a dark scan would
+    gray = gray.copy()
+    mid = (value[1] + value[3]) // 2
+    gray[mid - 2:mid + 2, value[2] - 3:rb[0] + 3] = 0
+    assert trim_word_box(gray, word_box([value, rb]), "5391)", 0, 4) is None
+
+
+def test_no_cut_for_bar_or_bang_which_are_often_a_misread_one():
+    gray, (value, bar) = render(["539", "|"])
+    assert trim_word_box(gray, word_box([value, bar]), "539|", 0, 3) is None
+
+
+def test_align_spans_cuts_punctuation_only_with_the_image_and_confident_words():
+    gray, (dear, name, comma) = render(["Dear ", "Gina", ","])
+    words = (WordBox("Dear", dear, 95.0, line=1, block=1),
+             WordBox("Gina,", word_box([name, comma]), 95.0, line=1, block=1))
+    page = OcrPage(gray.shape[1], gray.shape[0], words, "test")
+    span = Span(5, 9, "PERSON", 0.9, "t")
+    assert page.text[5:9] == "Gina"
+    without = align_spans(page, [span]).redactions[0]
+    assert without.value == "Gina," and without.bbox[2] >= comma[2]
+    with_image = align_spans(page, [span], image=gray).redactions[0]
+    assert with_image.value == "Gina" and with_image.bbox[2] <= comma[0]
+    unsure = OcrPage(page.width, page.height, (words[0], WordBox("Gina,", words[1].bbox, 40.0, 1, 1)), "test")
+    assert align_spans(unsure, [span], image=gray).redactions[0].value == "Gina,"
+
+
+def test_real_tesseract_page_name_box_leaves_comma_but_hides_every_letter():
+    from redactor.pipeline import Redactor
+
+    gray, (dear, name, comma, rest) = render(["Dear ", "Maria Lopez", ",", " thank you."], size=36)
+    img = Image.fromarray(gray)
+    r = Redactor()
+    result = r.analyze(img)
+    people = [x for x in result.redactions if x.type == "PERSON"]
+    assert people, [w.text for w in result.ocr.words]
+    box = people[0].bbox
+    assert box[0] <= name[0] + 1 and box[2] >= name[2] - 1     # the name stays hidden
+    assert box[2] < comma[2]                                   # the comma's far edge is not
