@@ -36,6 +36,7 @@ class RedactorConfig:
     fit_to_ink: bool = True
     ink_shrink: bool = False                    # with fit_to_ink: also cut empty margins
     propagate_repeats: bool = True
+    grow_over_unsure: bool = True               # critical spans take in garbled words beside them
     verify: bool = False                        # re-read every output page before writing it
     on_verify_fail: str = "fail"                # fail | quarantine
     page_timeout: float | None = None           # seconds; runs pages in a killable child process

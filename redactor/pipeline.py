@@ -14,6 +14,7 @@ from typing import Sequence
 from PIL import Image
 
 from redactor import registry
+from redactor.unsure_words import grow_over_unsure_words
 from redactor.aligner import Alignment, align_spans, propagate_repeats
 from redactor.config import RedactorConfig, load_config
 from redactor.errors import PluginFailed, RedactorError
@@ -146,6 +147,8 @@ class Redactor:
             found = [s for s in found if s.score >= self.config.min_score]
         if len(self.detectors) > 1:
             found = merge_spans(page, found)
+        if self.config.grow_over_unsure:
+            found = grow_over_unsure_words(page, found)
         if self.config.propagate_repeats:
             found = propagate_repeats(page, found)
         return sorted(found, key=lambda s: (s.start, s.end, s.type))

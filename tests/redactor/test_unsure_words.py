@@ -1,0 +1,52 @@
+"""Critical spans grow over the garbled, unsure words beside them; nothing else does."""
+from redactor.model import OcrPage, Span, WordBox
+from redactor.unsure_words import grow_over_unsure_words
+
+
+def page_of(words, line_of=None):
+    """words: (text, x0, x1, conf) on one 30 px line unless ``line_of`` maps an index."""
+    boxes = []
+    for k, (text, x0, x1, conf) in enumerate(words):
+        line = (line_of or {}).get(k, 0)
+        boxes.append(WordBox(text, (x0, 100 + 60 * line, x1, 130 + 60 * line), conf, line=line, block=0))
+    return OcrPage(2000, 1000, tuple(boxes), "test")
+
+
+def span(page, value, type_="PHONE"):
+    start = page.text.index(value)
+    return Span(start, start + len(value), type_, 0.9, "rules", value)
+
+
+def test_phone_takes_the_garbled_rest_of_its_number():
+    page = page_of([("Tel", 10, 60, 95), ("+1", 80, 110, 90), ("372", 125, 180, 90),
+                    ("OLE", 195, 250, 22), ("aS", 265, 300, 10), ("1G", 315, 350, 31),
+                    ("Thank", 700, 800, 20)])
+    (grown,) = grow_over_unsure_words(page, [span(page, "+1 372")])
+    assert grown.text == "+1 372 OLE aS 1G"          # the far word is another field
+    assert (grown.start, grown.type, grown.score) == (page.text.index("+1"), "PHONE", 0.9)
+
+
+def test_confident_words_labels_noise_and_other_spans_stop_the_growth():
+    page = page_of([("Fax:", 10, 70, 30), ("555-0134", 85, 200, 90), ("Invoice", 215, 320, 96)])
+    assert grow_over_unsure_words(page, [span(page, "555-0134")])[0].text == "555-0134"
+    page = page_of([("Mary", 10, 80, 90), ("Bishop", 95, 190, 88), ("a=", 205, 235, 10),
+                    ("exirssianm", 250, 400, 5)])
+    assert grow_over_unsure_words(page, [span(page, "Mary Bishop", "PERSON")])[0].text == "Mary Bishop"
+    page = page_of([("Ann", 10, 70, 90), ("Lee", 85, 140, 90), ("<alee@x.org>", 155, 330, 12)])
+    spans = [span(page, "Ann Lee", "PERSON"), span(page, "alee@x.org", "EMAIL")]
+    grown = grow_over_unsure_words(page, spans)
+    assert [s.text for s in grown] == ["Ann Lee", "alee@x.org"]
+
+
+def test_only_critical_spans_grow_and_only_on_their_own_line():
+    page = page_of([("Acme", 10, 90, 90), ("Corp", 105, 180, 90), ("Lta", 195, 240, 20)])
+    assert grow_over_unsure_words(page, [span(page, "Acme Corp", "ORGANIZATION")])[0].text == "Acme Corp"
+    page = page_of([("4111", 10, 80, 90), ("1111", 95, 165, 90), ("llll", 10, 80, 20)],
+                   line_of={2: 1})
+    assert grow_over_unsure_words(page, [span(page, "4111 1111", "CARD_NUMBER")])[0].text == "4111 1111"
+
+
+def test_unknown_confidence_is_not_unsure_and_empty_page_is_fine():
+    page = page_of([("Jo", 10, 50, 90), ("Smyth", 65, 150, -1.0)])
+    assert grow_over_unsure_words(page, [span(page, "Jo", "PERSON")])[0].text == "Jo"
+    assert grow_over_unsure_words(OcrPage(10, 10, (), "test"), []) == []
