@@ -5,8 +5,10 @@ On a bad scan OCR reads part of an identifier and garbles the rest: "+1 372 OLE 
 part it can read; the garbled rest, right beside it on the same line and read with low
 confidence, is most likely the same value misread. Leaving it visible leaves the value
 readable to a person, who reads the scan better than the OCR did, so a critical span takes
-in the adjacent words OCR was unsure of. Confident words are never taken: a word read well
-is what it says, and the detectors have judged it.
+in the words OCR was unsure of that follow it on its line and can be the rest of such a
+value; before it, only words that cannot be its label: labels ("Fax", "Acct") stand there,
+and bold or small print often makes them unsure too. Confident words are never taken: a word read well is
+what it says, and the detectors have judged it.
 """
 from __future__ import annotations
 
@@ -41,6 +43,31 @@ def _unsure(page: OcrPage, i: int, taken: set[int]) -> bool:
         i not in taken and not w.text.endswith(":")
 
 
+def _continues(span_type: str, text: str) -> bool:
+    """Whether a garbled word can be the rest of a value of this type: a name goes on with
+    a capitalised word, a number with a digit or a short run of misread ones ("OLE aS 1G")."""
+    if span_type == "PERSON":
+        return text[:1].isupper()
+    if span_type in _FREE_FORM:
+        return True
+    return any(c.isdigit() for c in text) or len(text) <= 4
+
+
+def _begins(span_type: str, text: str) -> bool:
+    """Whether a garbled word before a value can be its misread start rather than its label
+    ("Fax", "ACCT", "Invoice" are often unsure too): a digit for numbers and addresses, a
+    capitalised word (not a capitals-only label) for names, a digit or an address sign for
+    e-mail and web addresses."""
+    if span_type == "PERSON":
+        return text[:1].isupper() and any(c.islower() for c in text[1:])
+    if span_type in ("EMAIL", "ONLINE_ID"):
+        return any(c.isdigit() or c in "@./" for c in text)
+    return any(c.isdigit() for c in text)
+
+
+_FREE_FORM = frozenset({"EMAIL", "ONLINE_ID", "ADDRESS"})
+
+
 def _word_at(page: OcrPage, char: int) -> int | None:
     for i, (s, e) in enumerate(page.offsets):
         if s <= char < e:
@@ -68,15 +95,20 @@ def grow_over_unsure_words(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
         if first is None or last is None:
             out.append(sp)
             continue
-        lo, hi = first, last
+        hi = last
         for _ in range(MAX_WORDS):
-            if lo > 0 and _unsure(page, lo - 1, taken) and _next_to(page, lo, lo - 1):
-                lo -= 1
+            nxt = hi + 1
+            if nxt < len(page.words) and _unsure(page, nxt, taken) and _next_to(page, hi, nxt) \
+                    and _continues(sp.type, page.words[nxt].text):
+                hi = nxt
             else:
                 break
+        lo = first
         for _ in range(MAX_WORDS):
-            if hi + 1 < len(page.words) and _unsure(page, hi + 1, taken) and _next_to(page, hi, hi + 1):
-                hi += 1
+            prv = lo - 1
+            if prv >= 0 and _unsure(page, prv, taken) and _next_to(page, lo, prv) \
+                    and _begins(sp.type, page.words[prv].text):
+                lo = prv
             else:
                 break
         if lo == first and hi == last:

@@ -26,6 +26,19 @@ def test_phone_takes_the_garbled_rest_of_its_number():
     assert (grown.start, grown.type, grown.score) == (page.text.index("+1"), "PHONE", 0.9)
 
 
+def test_before_a_value_only_what_cannot_be_its_label_is_taken():
+    page = page_of([("FAX", 10, 70, 20), ("(4O4)", 85, 160, 25), ("555-0134", 175, 300, 90)])
+    (grown,) = grow_over_unsure_words(page, [span(page, "555-0134")])
+    assert grown.text == "(4O4) 555-0134"
+    page = page_of([("ACCT", 10, 80, 20), ("10336679", 95, 250, 90)])
+    assert grow_over_unsure_words(page, [span(page, "10336679", "ACCOUNT_NUMBER")])[0].text == "10336679"
+    page = page_of([("cail", 10, 60, 20), ("Thamas", 75, 170, 30), ("Ramirez", 185, 300, 90)])
+    assert grow_over_unsure_words(page, [span(page, "Ramirez", "PERSON")])[0].text == "Thamas Ramirez"
+    # a name goes on with a capitalised word, not with the e-mail address after it
+    page = page_of([("Ashley", 10, 100, 90), ("Duncan", 115, 220, 90), ("sashleyd", 235, 380, 20)])
+    assert grow_over_unsure_words(page, [span(page, "Ashley Duncan", "PERSON")])[0].text == "Ashley Duncan"
+
+
 def test_confident_words_labels_noise_and_other_spans_stop_the_growth():
     page = page_of([("Fax:", 10, 70, 30), ("555-0134", 85, 200, 90), ("Invoice", 215, 320, 96)])
     assert grow_over_unsure_words(page, [span(page, "555-0134")])[0].text == "555-0134"
