@@ -32,6 +32,8 @@ MIN_INSIDE_OFF_LINE = 0.6   # ... or, when its centre is above/below the box (a 
 MAX_GROW_X = 0.8         # a cut glyph may pull an edge out by at most this much horizontally
 MAX_GROW_Y = 0.6         # ... and vertically (descenders, accents, a line cut in half)
 TIGHTEN_MAX = 0.5        # tightening cuts at most this much from any side
+SPECK = 0.2             # a component within this share of h both ways may be dust ...
+SPECK_GAP = 0.15        # ... when this far off the band of the other glyphs
 FAINT_SHARE = 0.25       # a pixel this far from the paper towards the ink is faint ink
 CONTEXT = 1.5            # the neighbourhood crop reaches this far around the box
 TALL = 1.6               # components taller than this many box heights span two lines
@@ -94,6 +96,29 @@ def _faint_extent(crop: np.ndarray, mask: np.ndarray, labels: np.ndarray, neighb
     return (xs.min() + bx0, ys.min() + by0, xs.max() + 1 + bx0, ys.max() + 1 + by0)
 
 
+def _stray_specks(glyphs, glyph_labels, h: float) -> set:
+    """Labels of dust specks among a box's glyphs: tiny components clearly apart from the
+    band the other glyphs fill (above or below the text, or apart from it along the line).
+    A full stop, a hyphen or a broken glyph's fragment lies in or against the band and
+    stays."""
+    def tiny(g):
+        return g[2] - g[0] <= SPECK * h and g[3] - g[1] <= SPECK * h
+
+    body = [g for g in glyphs if not tiny(g)]
+    if not body:
+        return set()
+    y0, y1 = min(g[1] for g in body), max(g[3] for g in body)
+    x0, x1 = min(g[0] for g in body), max(g[2] for g in body)
+    out = set()
+    for g, lab in zip(glyphs, glyph_labels):
+        # apart by a clear gap: a fragment of a broken glyph sits right against the band
+        apart = g[3] < y0 - SPECK_GAP * h or g[1] > y1 + SPECK_GAP * h or \
+            g[2] < x0 - 0.5 * h or g[0] > x1 + 0.5 * h
+        if tiny(g) and apart:
+            out.add(lab)
+    return out
+
+
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
             max_grow_x: float = MAX_GROW_X, max_grow_y: float = MAX_GROW_Y, shrink: bool = False,
             tighten: bool = True, threshold: float | None = None) -> BBox:
@@ -122,6 +147,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
         glyphs = []
         anchors = []      # in-box ink of structures (rules, borders): a tightened box keeps it
         neighbour_labels = []   # components of other lines' or words' glyphs
+        glyph_labels = []
 
         def in_box_extent(lab):
             ys, xs = np.nonzero(labels[max(by0, 0):by1, max(bx0, 0):bx1] == lab)
@@ -150,6 +176,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 neighbour_labels.append(lab)
                 continue
             glyphs.append((sx + cx0, sy + cy0, sx + sw + cx0, sy + sh + cy0))
+            glyph_labels.append(lab)
         if glyphs:
             # a component far taller than the box is two lines' glyphs touching (dense
             # scans): it may widen the box but not pull it onto the other line
@@ -177,8 +204,10 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 # generous: its glyphs, structures it holds, and any pixel inside it clearly
                 # darker than the paper (faint pencil Otsu put with the paper) that is not part
                 # of another line's or word's glyphs.
-                keep = glyphs + anchors
-                faint = _faint_extent(crop, mask, labels, neighbour_labels, (bx0, by0, bx1, by1))
+                specks = _stray_specks(glyphs, glyph_labels, h)
+                keep = [g for g, lab in zip(glyphs, glyph_labels) if lab not in specks] + anchors
+                faint = _faint_extent(crop, mask, labels, neighbour_labels + sorted(specks),
+                                      (bx0, by0, bx1, by1))
                 if faint is not None:
                     keep.append((faint[0] + cx0, faint[1] + cy0, faint[2] + cx0, faint[3] + cy0))
                 lim = TIGHTEN_MAX * h

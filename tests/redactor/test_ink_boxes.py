@@ -121,6 +121,20 @@ def test_blank_region_gets_padding_only_and_shrink_tightens_margins():
     assert fit_box(g3, far, pad_frac=0.0)[0] == pytest.approx(far[0] + 0.5 * hf, abs=1.0)
 
 
+def test_tightening_drops_dust_specks_apart_from_the_text_but_keeps_full_stops():
+    g, masks, boxes = _render_words(["Anna", "Bush."], canvas=(600, 200))
+    g = g.copy()
+    b = (boxes[0][0], boxes[0][1], boxes[1][2], boxes[1][3])
+    h = b[3] - b[1]
+    # a dust speck well above the text that OCR took into the word box
+    sy = int(b[1] - 0.6 * h)
+    g[sy:sy + 3, int(b[0]) + 8:int(b[0]) + 11] = 0
+    reaching = (b[0], sy - 1, b[2], b[3])
+    fitted = fit_box(g, reaching, pad_frac=0.0)
+    assert fitted[1] == pytest.approx(b[1], abs=1.0)
+    assert fitted[2] == pytest.approx(b[2], abs=1.0)     # the full stop stays inside
+
+
 def test_tightening_keeps_faint_strokes_but_leaves_the_line_above():
     g, masks, boxes = _render_words(["Maria", "Lopez"], canvas=(600, 200))
     g = g.copy()
