@@ -31,6 +31,8 @@ NUMBER_LABEL_RULES = frozenset({"label_id", "label_account", "label_reference", 
                                 "label_card"})
 
 
+_NAME_TOKEN = re.compile(r"[A-Z][a-z'’\-]+|[A-Z]\.")
+
 # Types whose value is a run of words that never crosses a column gap (two people side by
 # side in "Sold To" / "Ship To" columns that OCR read as one line)
 COLUMN_BOUND_TYPES = frozenset({"PERSON", "ORGANIZATION"})
@@ -114,6 +116,7 @@ class RulesDetector(Detector):
                 not any(a.start <= h.start and h.end <= a.end for a in addresses)]
         hits += _label_repeats(page.text, hits)
         hits += self._greeting_names(layout, hits)
+        hits += self._full_names_of_greeted(layout, hits)
         primary = [h for h in hits if h.rule not in FALLBACK_RULES]
         fallback = [h for h in hits if h.rule in FALLBACK_RULES
                     and not any(p.start < h.end and h.start < p.end for p in primary)
@@ -137,6 +140,36 @@ class RulesDetector(Detector):
                    for w, k in zip(words, keys)):
                 s, e = layout.span_of_words(list(line.words))
                 out.append(Hit("name_salutation", s, e - 1, 0.8))
+        return out
+
+    def _full_names_of_greeted(self, layout: Layout, hits: list[Hit]) -> list[Hit]:
+        """A letter greets its addressee by title and surname ("Dear Dr. Cox:") and names
+        them in full in the address block: a line of two or three capitalised words ending
+        in that surname ("Heather Cox") is the same person. A first name after a bare
+        greeting ("Dear Vanessa,") says nothing about surnames."""
+        text = layout.page.text
+        surnames = {text[h.start:h.end].strip(",.:;").lower() for h in hits
+                    if h.rule == "name_honorific" and
+                    len(text[h.start:h.end].split()) == 1}
+        if not surnames:
+            return []
+        persons = [h for h in hits if self.types.get(h.rule) == "PERSON"]
+        # "Dear", "Hi", "Dr.": the greeting line itself, not a name written in full
+        greetings = {w.lower() for w in self.vocab.salutations + self.vocab.honorifics}
+        out = []
+        for line in layout.lines:
+            words = [layout.words[w].text for w in line.words]
+            keys = [w.strip(",.").lower() for w in words]
+            # a line ending in ',' or ':' greets ("Dinar Vanessa," as OCR read "Dear")
+            if not 2 <= len(words) <= 3 or keys[-1] not in surnames or words[-1][-1] in ",:" or \
+                    not all(_NAME_TOKEN.fullmatch(w.rstrip(",")) for w in words) or \
+                    any(k in self.vocab.not_names or k in self.vocab.title_words or
+                        k in self.vocab.company_words or k in greetings for k in keys[:-1]):
+                continue
+            s, e = layout.span_of_words(list(line.words))
+            e = s + len(text[s:e].rstrip(",."))
+            if not any(p.start <= s and e <= p.end for p in persons):
+                out.append(Hit("name_addressee", s, e, 0.7))
         return out
 
     def _product_code(self, text: str, hit: Hit) -> bool:

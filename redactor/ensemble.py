@@ -2,6 +2,8 @@
 non-overlapping spans, without ever losing a critical character any member found.
 
 The rule (pure, order-independent):
+0. With the page text, a PERSON span is first cut at line breaks and sentence ends (a name is
+   written on one line, inside one sentence; ``split_names_at_line_ends``); every piece stays.
 1. Spans that share at least one character form a cluster (transitively).
 2. The cluster's winner is the span ranked highest by: critical type (direct + linkage) before
    the rest, then the strength of the evidence behind it (``evidence_of``: a label or a
@@ -24,9 +26,12 @@ The rule (pure, order-independent):
    separate span.
 5. The merged span records every detector of its cluster in ``detector``, joined by "+", and
    the highest score among spans of its type.
+6. With the page text, "Last, First M." is one name: a one-word PERSON span followed after
+   ", " by a PERSON span of one or two words becomes one span (``join_inverted_names``).
 """
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable, Sequence
 
 from redactor.errors import InputError
@@ -165,6 +170,67 @@ def _resolve(cluster: list[Span], text: str | None, priority: Sequence[str],
     return out
 
 
+# Abbreviations whose dot ends no sentence inside a name ("Dr. Maria Lopez", "John Smith Jr.")
+_NAME_ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "rev", "hon",
+                                 "capt", "col", "gen", "lt", "sgt", "mt", "ft"})
+_LINE_OR_SENTENCE_END = re.compile(r"\n+|(?<=[A-Za-z]{3})\.[ ]+(?=[A-Z])")
+
+
+def split_names_at_line_ends(spans: Iterable[Span], text: str) -> list[Span]:
+    """A person's name is written on one line and within one sentence: a PERSON span that
+    runs over a line break ("Renee L. Sullivan\nClothing/Textile Technologist", a model
+    reading on into the job title under a signature) or over a sentence end ("approved by
+    Patrick Lee. Copies of") is cut there; every piece stays a PERSON span, so nothing any
+    detector found is dropped."""
+    out = []
+    for s in spans:
+        if s.type != "PERSON":
+            out.append(s)
+            continue
+        start = s.start
+        for m in _LINE_OR_SENTENCE_END.finditer(text, s.start, s.end):
+            if m.group(0).startswith("."):
+                word = re.search(r"(\w+)$", text[s.start:m.start()])
+                if word and word.group(1).lower() in _NAME_ABBREVIATIONS:
+                    continue
+                cut = m.start() + 1     # the dot stays with the word it ends
+            else:
+                cut = m.start()
+            if cut > start:
+                out.append(s.with_(start=start, end=cut, text=text[start:cut]))
+            start = m.end()
+        if start == s.start:
+            out.append(s)
+        elif start < s.end:
+            out.append(s.with_(start=start, end=s.end, text=text[start:s.end]))
+    return out
+
+
+_INVERTED_NAME_GAP = re.compile(r",[ ]")
+# "Richard, Smith and Taylor" lists the partners of a firm, not one person's name
+_FIRM_TAIL = re.compile(r"[ ](?:and|&)[ ][A-Z]")
+
+
+def join_inverted_names(spans: list[Span], text: str) -> list[Span]:
+    """"Last, First M." is one name: a one-word PERSON span followed, after ", " on the same
+    line, by a PERSON span of one or two words (a model that tagged "Anderson" and "Sarah"
+    apart) becomes one span. ``spans`` are non-overlapping and sorted."""
+    out: list[Span] = []
+    for s in spans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.type == s.type == "PERSON" and \
+                _INVERTED_NAME_GAP.fullmatch(text[prev.end:s.start]) and \
+                len(text[prev.start:prev.end].split()) == 1 and \
+                1 <= len(text[s.start:s.end].split()) <= 2 and \
+                not (prev.detector == s.detector == "rules") and \
+                not (len(text[s.start:s.end].split()) == 1 and _FIRM_TAIL.match(text, s.end)):
+            out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
+                                 detector=_detectors([prev, s]), text=text[prev.start:s.end])
+            continue
+        out.append(s)
+    return out
+
+
 def merge_spans(spans: Iterable[Span], *, text: str | None = None,
                 priority: Sequence[str] = DEFAULT_PRIORITY,
                 evidence: Callable[[Span], int] = evidence_of) -> list[Span]:
@@ -179,6 +245,8 @@ def merge_spans(spans: Iterable[Span], *, text: str | None = None,
             raise InputError(f"span [{s.start}, {s.end}) of type {s.type} is outside the page text")
         if s.end > s.start:
             items.append(s)
+    if text is not None:
+        items = split_names_at_line_ends(items, text)
     out: list[Span] = []
     for cluster in _clusters(items):
         if len(cluster) == 1:
@@ -186,4 +254,5 @@ def merge_spans(spans: Iterable[Span], *, text: str | None = None,
             out.append(s.with_(text=text[s.start:s.end]) if text is not None else s)
         else:
             out.extend(_resolve(cluster, text, priority, evidence))
-    return sorted(out, key=lambda s: (s.start, s.end))
+    out = sorted(out, key=lambda s: (s.start, s.end))
+    return join_inverted_names(out, text) if text is not None else out

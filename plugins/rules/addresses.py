@@ -45,14 +45,16 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
         rf"(?:{name_word}[ ]+){{1,5}}(?P<suffix>(?i:{suffix}))\.?(?![\w])"
         rf"(?:[ ]+(?i:{dirs})\.?(?![\w]))?{unit_part}?")
     po_box = re.compile(
-        r"(?<![\w])(?i:p[ .]{0,2}o[ .]{0,2}box|post[ ]office[ ]box|pob|pmb|postfach|apartado|b\.?p\.?)"
+        r"(?<![\w])(?i:p[ .,]{0,2}o[ .,]{0,2}box|post[ ]office[ ]box|pob|pmb|postfach|apartado|b\.?p\.?)"
         r"[ ]*#?[ ]*\d{1,7}(?![\w])")
     # OCR sometimes splits a ZIP ("MA 4361 1"): five digits with at most one space inside
     zip_us = r"(?:\d{5}|\d{4}[ ]\d|\d[ ]\d{4}|\d{3}[ ]\d{2}|\d{2}[ ]\d{3})(?:[ ]?-[ ]?\d{4})?"
     ca_pc = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ ]?\d[ABCEGHJ-NPRSTV-Z]\d"
     place = r"(?:[A-Z][A-Za-z.'’\-]*[ ]){0,3}[A-Z][A-Za-z.'’\-]*"
+    # OCR specks glue to a word's edge ("_New Robertview", "‘IA 22868")
+    speck = r"[_‘’'`´|.]?"
     city_line = re.compile(
-        rf"(?<![\w])(?:{place}[ ]?[,|][ ]?|{place}[ ]+)"
+        rf"(?<![\w])(?<!_){speck}(?:{place}[ ]?[,|][ ]?|{place}[ ]+){speck}"
         rf"(?:(?:{states})\.?|{state_names}|(?:{provs}))[ ]?[,|]?[ ]+(?:{zip_us}|{ca_pc})(?![\w])")
     uk_postcode = re.compile(r"(?<![\w])[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[ABD-HJLNP-UW-Z]{2}(?![\w])")
     ca_postcode = re.compile(rf"(?<![\w]){ca_pc}(?![\w])")
@@ -181,6 +183,7 @@ def _x0(layout: Layout, char: int) -> float:
     return layout.words[layout.word_at(char)].bbox[0]
 
 
+JUNK_LEAD = "‘’'`´|_.,:;\"“”"
 ADDRESSEE_LINES = 4   # lines above an address searched for the addressee's name
 
 
@@ -243,7 +246,11 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 continue
             starts = [w for w in seg if abs(layout.words[w].bbox[0] - anchor) <= 1.5 * h]
             hit_starts = [hh for hh in by_seg.get(j, []) if abs(_x0(layout, hh.start) - anchor) <= 1.5 * h]
-            if not starts and not hit_starts:
+            # letterheads centre or right-align their lines: an address line of such a
+            # block lies under the middle (or the right end) of the one above
+            centred = j in by_seg and (abs((bx0 + bx1) / 2 - (x0 + x1) / 2) <= 1.5 * h or
+                                       abs(bx1 - x1) <= 1.5 * h)
+            if not starts and not hit_starts and not centred:
                 continue
             if best is None or by0 < seg_box(best)[1]:
                 best = j
@@ -257,12 +264,42 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
         h = layout.line_of_word(segs[i][0]).height
         for j in by_seg:
             bx0, by0, bx1, by1 = seg_box(j)
+            # the city line may start after the unit number the street line left over
+            # ("77427 Sylvia Falls Apt." | "892, Lowerymouth, NV 89856")
+            heads = {segs[j][0]} | ({segs[j][1]} if len(segs[j]) > 1 and re.fullmatch(
+                r"#?\d{1,5}[A-Za-z]?,?", layout.words[segs[j][0]].text) else set())
             if j != i and 0 <= bx0 - x1 <= SEGMENT_GAP * h and \
                     min(y1, by1) - max(y0, by0) >= 0.5 * min(y1 - y0, by1 - by0) and \
-                    any(hh.kind == "city_line" and layout.word_at(hh.start) == segs[j][0]
+                    any(hh.kind == "city_line" and layout.word_at(hh.start) in heads
                         for hh in by_seg[j]):
                 return j
         return None
+
+    def delivery_line_above(i: int) -> int | None:
+        """The line right over a city line that opens its address on its own: the
+        delivery line (house number or PO box first) that the street patterns did not read
+        ("935. Manning Mall: Apt:.. 922"), aligned with the city line (left, centre or
+        right) at ordinary line spacing."""
+        x0, y0, x1, y1 = seg_box(i)
+        h = layout.line_of_word(segs[i][0]).height
+        best = None
+        for j, seg in enumerate(segs):
+            bx0, by0, bx1, by1 = seg_box(j)
+            if j == i or (by0 + by1) / 2 >= y0 or y0 - by1 > 1.2 * h or by1 < y0 - 3 * h:
+                continue
+            if not (abs(bx0 - x0) <= 1.5 * h or abs((bx0 + bx1) - (x0 + x1)) / 2 <= 1.5 * h or
+                    abs(bx1 - x1) <= 1.5 * h):
+                continue
+            if best is None or by1 > seg_box(best)[3]:
+                best = j
+        if best is None or best in by_seg or len(segs[best]) > 8:
+            return None
+        words = [layout.words[w].text for w in segs[best]]
+        first = words[0].lstrip(JUNK_LEAD)
+        if any("@" in w for w in words) or not re.match(r"\d{1,6}\b|(?i:p\W{0,3}o\W{0,3}box)", first) or \
+                not any(c.isalpha() for w in words[1:] for c in w):
+            return None
+        return best
 
     out: list[Hit] = []
     used: set[int] = set()
@@ -282,6 +319,10 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
             continue
         anchor = _x0(layout, min(h.start for h in by_seg[si]))
         block = [si]
+        if {h.kind for h in by_seg[si]} <= _ENDS_ADDRESS:
+            above = delivery_line_above(si)
+            if above is not None and above not in used:
+                block.insert(0, above)
         cur = si
         if si in row_next and row_next[si] not in used:
             cur = row_next[si]
@@ -312,7 +353,9 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
             score = min(0.89, score + 0.04)   # still a pattern: below the label band (0.9)
         runs = []
         for b in block:
-            if b in by_seg:
+            if b in row_next or b in row_prev:
+                runs.append(layout.span_of_words(segs[b]))   # one row: every word of it
+            elif b in by_seg:
                 hs = [h for h in by_seg[b]]
                 ss, ee = _seg_extent(text, hs)
                 runs.append((ss, ee))
@@ -325,7 +368,8 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 ranges[-1] = (ranges[-1][0], ee)
             else:
                 ranges.append((ss, ee))
-        if any(by_seg.get(b) and {h.kind for h in by_seg[b]} & {"street", "po_box"} for b in block):
+        if block[0] not in by_seg or \
+                any(by_seg.get(b) and {h.kind for h in by_seg[b]} & {"street", "po_box"} for b in block):
             out.extend(_addressee_above(layout, vocab, segs, seg_box, block[0], anchor))
         rule = "address_block" if len(block) > 1 else _RULES[sorted(kinds)[0]]
         for ss, ee in ranges:

@@ -11,7 +11,7 @@ from plugins.rules import values as V
 from plugins.rules.blocks import Run, lines_under, run_from, runs_to_ranges
 from plugins.rules.hits import Hit
 from plugins.rules.layout import Layout, Line
-from plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, normalise_label
+from plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, letters_key, normalise_label
 
 # How far (in text heights) a value may sit from its label and its own words from each other.
 RIGHT_GAP_STRONG = 12.0
@@ -93,9 +93,8 @@ def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | Non
     for m in lex.regex.finditer(text, pos, len(text) if endpos is None else endpos):
         if re.match(r"[ .]*box\b", text[m.end("phrase"):], re.I):
             continue   # "P.O. Box" is an address, not a purchase-order label
-        if len(normalise_label(m.group("phrase"))) == 1 and not m.group("term") and \
-                not re.match(r"[ ]?[+(]?\d", text[m.end():m.end() + 3]):
-            continue   # "M." before a surname is an initial; "T 212 555 0100" is a label
+        if not re.search(r"[A-Za-z]", m.group("phrase")):
+            continue   # "55" of an SSN in comb boxes is a number OCR could read as "SS"
         out.append(_Match(m.start(), m.end(), m.end("phrase"), normalise_label(m.group("phrase")),
                           bool(m.group("num")), bool(m.group("term"))))
     return out
@@ -160,12 +159,26 @@ def _with_annotations(text: str, matches: list[_Match]) -> list[_Match]:
     return out
 
 
+def _without_value_prefixes(text: str, matches: list[_Match]) -> list[_Match]:
+    """A value may begin with letters that spell a label: in "INVOICE NO. INV-19020" the
+    "INV-" right after a label that announced its value is the value's prefix."""
+    out: list[_Match] = []
+    for m in matches:
+        prev = out[-1] if out else None
+        if prev is not None and (prev.num or prev.term) and not text[prev.end:m.start].strip() and \
+                text[m.phrase_end:m.end].strip() == "-" and "\n" not in text[prev.end:m.start]:
+            continue
+        out.append(m)
+    return out
+
+
 def _label_hits(layout: Layout, lex: LabelLexicon) -> list[LabelHit]:
     text = layout.page.text
     out = []
     matches = _split_across_cells(layout, lex, _regex_matches(text, lex))
     matches += _fuzzy_matches(text, lex, matches)
     matches = _with_annotations(text, _compounds(layout, sorted(matches, key=lambda m: m.start)))
+    matches = _without_value_prefixes(text, matches)
     for m in matches:
         words = layout.words_in(m.start, m.end)
         if not words:
@@ -188,8 +201,18 @@ def _label_hits(layout: Layout, lex: LabelLexicon) -> list[LabelHit]:
             nxt = layout.next_in_line(last)
             right_close = nxt is not None and \
                 layout.words[nxt].bbox[0] - layout.words[last].bbox[2] <= CELL_GAP * h
-        out.append(LabelHit(m.start, m.end, m.key, m.num, m.term, tuple(words), line,
-                            first_on_line, first_on_line and not right_close))
+        lh = LabelHit(m.start, m.end, m.key, m.num, m.term, tuple(words), line,
+                      first_on_line, first_on_line and not right_close)
+        if len(normalise_label(text[m.start:m.phrase_end])) == 1 and not m.term and \
+                not lh.cell_alone and not re.match(r"[ ]?[+(]?\d", text[m.end:m.end + 3]):
+            # "M." before a surname is an initial; "T 212 555 0100" is a label, and so is
+            # the "M" of a phone-message slip, printed alone before its fill-in line
+            continue
+        phrase = text[m.start:m.phrase_end].split()
+        if not lh.strong and lex.literal and len(phrase) == 1 and \
+                letters_key(phrase[0]) not in lex.literal:
+            continue   # a word that only an OCR confusion makes a label: "Allen", not "alien"
+        out.append(lh)
     return out
 
 
@@ -252,7 +275,9 @@ class LabelRules:
             w = self._word_right_of(last, first_gap * h)
         while w is not None:
             gap = lay.words[w].bbox[0] - lay.words[prev].bbox[2]
-            limit = first_gap if not toks else WORD_GAP
+            # a speck or dash right after the label does not start the value
+            started = any(any(c.isalnum() for c in t[2]) for t in toks)
+            limit = first_gap if not started else WORD_GAP
             if gap > limit * h or self._is_terminator_word(w):
                 break
             s, e = lay.offsets[w]
@@ -423,14 +448,14 @@ class LabelRules:
         runs = self._block(lh, run)
         hits = []
         if group.value == "party":
-            # the lines before the street line: the person, a job title, the company
+            # the lines before the street line: the person, a job title, the company. A
+            # postal address is its delivery line(s) and its city line: the name or company
+            # line over them is a party of its own, never part of the address
+            toks_of = [self._run_tokens(lh, r) for r in runs]
+            street = next((k for k, rt in enumerate(toks_of[:MAX_PARTY_LEAD + 1])
+                           if rt and _STREETISH.match(rt[0][2].lstrip(JUNK))), None)
             lead = 0
-            for r in runs[:MAX_PARTY_LEAD]:
-                rtoks = [(self.layout.offsets[w][0], self.layout.offsets[w][1], self.layout.words[w].text)
-                         for w in r]
-                rtoks = [t for t in rtoks if t[0] >= lh.end or t[1] > lh.end]
-                if rtoks and rtoks[0][0] < lh.end:
-                    rtoks[0] = (lh.end, rtoks[0][1], self.text[lh.end:rtoks[0][1]])
+            for rtoks in toks_of[:MAX_PARTY_LEAD]:
                 if not rtoks or any(c.isdigit() for t in rtoks for c in t[2]) or \
                         _STREETISH.match(rtoks[0][2].lstrip(JUNK)):
                     break
@@ -438,10 +463,19 @@ class LabelRules:
                     lead += 1     # "Restaurant Manager": a job title, nobody's name
                     continue
                 nv = V.name_value(rtoks, self.vocab, loose=False)
-                if nv is None:
+                if nv is not None:
+                    s, e, org = nv
+                    hits.append(Hit("label_party_organization" if org else "label_party", s, e,
+                                    group.score))
+                elif street is not None:
+                    # a line the name rules do not read ("Ryan, Miranda and Key", "Hunt-Brown
+                    # Ltd."), sitting over the street line: the company's name
+                    ov = V.organization_value(rtoks)
+                    honorific = rtoks[0][2].rstrip(".").lower() in self.vocab.honorifics
+                    if ov is not None and not (len(rtoks) == 1 and honorific):
+                        hits.append(Hit("label_party_organization", ov[0], ov[1], group.score))
+                else:
                     break
-                s, e, org = nv
-                hits.append(Hit("label_party_organization" if org else "label_party", s, e, group.score))
                 lead += 1
             runs = runs[lead:]
             rule = "label_party_address"
@@ -456,6 +490,17 @@ class LabelRules:
                 if e > s and re.search(r"[A-Za-z0-9]", self.text[s:e]):
                     hits.append(Hit(rule, s, e, group.score))
         return hits
+
+    def _run_tokens(self, lh: LabelHit, run: Run) -> list[V.Token]:
+        """Tokens of a word run of a party block, without the label's own characters."""
+        lay = self.layout
+        rtoks = [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in run]
+        # OCR may put the lines under a label before it in the text: only the label's own
+        # words are cut
+        rtoks = [t for t in rtoks if not lh.start <= t[0] < t[1] <= lh.end]
+        rtoks = [(lh.end, t[1], self.text[lh.end:t[1]]) if t[0] < lh.end < t[1] else t
+                 for t in rtoks]
+        return rtoks
 
     def _table_rows(self, group: LabelGroup, lh: LabelHit, first_run: list[int]) -> list[Hit]:
         """More values under the first one in the same column (a table under its header)."""

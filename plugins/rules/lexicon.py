@@ -37,6 +37,14 @@ class LabelLexicon:
     regex: re.Pattern                         # every label phrase; group 'phrase', 'num', 'term'
     groups_of: dict[str, tuple[tuple[LabelGroup, bool], ...]]   # normalised phrase -> (group, strict)
     stop_regex: re.Pattern
+    # the words of the phrases as written (letters only, lower case): a one-word match that
+    # only OCR folding explains ("Allen" read as "alien") is a label only when its form says
+    # so (a ':' or '#', a cell of its own)
+    literal: frozenset[str] = frozenset()
+
+
+def letters_key(text: str) -> str:
+    return re.sub(r"[^a-z]", "", text.lower())
 
 
 @dataclass(frozen=True)
@@ -164,7 +172,8 @@ def load_labels(data_dir: Path | None = None) -> LabelLexicon:
     stops = _phrases(data.get("stop_labels"))
     stop_alt = "|".join(phrase_regex(p) for p in sorted(stops, key=len, reverse=True)) or r"(?!x)x"
     stop_regex = re.compile(rf"(?<![\w@./\-])(?:{stop_alt})(?![A-Za-z0-9])[ ]?[:#]?", re.IGNORECASE)
-    return LabelLexicon(regex, {k: tuple(v) for k, v in groups_of.items()}, stop_regex)
+    return LabelLexicon(regex, {k: tuple(v) for k, v in groups_of.items()}, stop_regex,
+                        frozenset(letters_key(w) for p in phrases for w in p.split()))
 
 
 @lru_cache(maxsize=4)

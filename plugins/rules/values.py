@@ -15,7 +15,7 @@ Token = tuple[int, int, str]
 _STRIP = " ,;:()[]{}\"'`_‘’“”|•·~^"
 _MONEY = re.compile(r"^[(\-]?[$€£¥]|^\(?-?\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?\)?$|^-?\d+\.\d{2}$|%$"
                     r"|^(?:USD|EUR|GBP)$")
-_NAME_WORD = re.compile(r"^[A-Z][A-Za-z'’\-]*\.?$|^[A-Z]\.(?:[A-Z]\.)*$")
+_NAME_WORD = re.compile(r"^[A-Z][A-Za-z'’\-–—]*\.?$|^[A-Z]\.(?:[A-Z]\.)*$")
 _LOWER_WORD = re.compile(r"^[a-z][a-z'’\-]+$")
 # '@' is how OCR often reads a 0 in a number
 _ID_TOKEN = re.compile(r"^[#@]?[A-Za-z0-9*][A-Za-z0-9*\-/._#:@]*$")
@@ -61,11 +61,22 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
     org = False
     i = 0
     honorifics = {h.lower() for h in vocab.honorifics}
+    # a dash or a bar before the name ("To: - Kim, Richard") is punctuation, not a word
+    while i < len(tokens) - 1 and not any(c.isalnum() for c in tokens[i][2]) and \
+            not _MISREAD_INITIAL.fullmatch(tokens[i][2]):
+        i += 1
     while i < len(tokens) and tokens[i][2].rstrip(".").lower() in honorifics and len(tokens) > i + 1:
         i += 1
     comma_used = False
-    for tok in tokens[i:]:
+    stop_at = len(tokens)
+    for k in range(i, len(tokens)):
+        tok = tokens[k]
         raw = tok[2]
+        stop_at = k
+        if not words and _MISREAD_INITIAL.fullmatch(raw) and k + 1 < len(tokens) and \
+                _NAME_WORD.match(tokens[k + 1][2].strip(_STRIP)):
+            words.append(tok)    # "&. Ray": an initial OCR could not read ("B. Ray")
+            continue
         st = strip_token(tok, _STRIP + ".") if not re.fullmatch(r"[A-Z]\.", raw.strip(",;")) else \
             strip_token(tok, _STRIP)
         if st is None:
@@ -73,14 +84,19 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
         t = st[2]
         key = t.lower().rstrip(".")
         # "A." is an initial ("A. Stuart"), not the article the stop list means
+        surname = len(words) == 1 and not comma_used and k == len(tokens) - 1 and \
+            t[:1].isupper() and t[1:].islower() and len(key) >= 4
+        # "Cristina Page": a word of the stop list after a first name, ending the line, is
+        # a surname
         if any(c.isdigit() for c in t) or "@" in t or \
-                key in vocab.not_names and not org and not _INITIAL.fullmatch(t):
+                key in vocab.not_names and not org and not _INITIAL.fullmatch(t) and not surname:
             break
         if normalise_label(t) in vocab.company_words and words:
             org = True
             words.append(st)
         elif _NAME_WORD.match(t) or (words and key in vocab.particles) or (t == "&" and words) or \
-                (loose and _LOWER_WORD.match(t) and all(w[2][:1].islower() for w in words)):
+                (loose and _LOWER_WORD.match(t) and all(w[2][:1].islower() for w in words)) or \
+                (k == len(tokens) - 1 and _misread_capital(t, words)):
             # lower case only for names written all in lower case (handwriting, OCR)
             words.append(st)
         else:
@@ -89,11 +105,26 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
             break
         if raw.rstrip().endswith((";", ":", "/")):
             break   # a list of names: "To: Samuel Pace; Lawrence Wilkinson"
+        if raw.rstrip().endswith(".") and len(key) > 2 and key not in honorifics and \
+                key not in vocab.particles and key not in _NAME_SUFFIXES:
+            break   # "approved by Patrick Lee. Copies of ...": the sentence ends the name
         if raw.rstrip().endswith(","):
+            if _INITIAL_COMMA.fullmatch(raw.strip()) and len(words) >= 2 and k + 1 < len(tokens) \
+                    and tokens[k + 1][2][:1].isupper():
+                continue   # "Richard P, Lopez": OCR read the initial's dot as a comma
             # "Smith, John" continues; "John Smith, MD" / a list of names ends here
             if comma_ends or comma_used or len(words) > 1:
                 break
             comma_used = True
+    else:
+        stop_at = len(tokens)
+    if comma_used and not org and stop_at + 1 < len(tokens) and \
+            tokens[stop_at][2].lower() in ("and", "&") and tokens[stop_at + 1][2][:1].isupper():
+        # "Ryan, Miranda and Key": surnames listed with a comma and "and" name a firm
+        last = strip_token(tokens[stop_at + 1], _STRIP + ".")
+        if last is not None:
+            words.append(last)
+            org = True
     while words and (words[-1][2].lower().rstrip(".") in vocab.particles or words[-1][2] == "&"):
         words.pop()
     if not words:
@@ -103,6 +134,20 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
         if len(w) < 2 or (w.isupper() and len(w) <= 2):
             return None
     return words[0][0], words[-1][1], org
+
+
+_INITIAL_COMMA = re.compile(r"[A-Z],")
+_MISREAD_INITIAL = re.compile(r"[&$%§©®@8|]\.")
+_NAME_SUFFIXES = frozenset({"jr", "sr", "esq", "phd", "md"})
+# letters whose capital OCR often reads as the lower-case form of the same shape
+_SAME_SHAPE = frozenset("cosvwxz")
+
+
+def _misread_capital(t: str, words: list[Token]) -> bool:
+    """"Michael white": the last word of a capitalised name, read with a lower-case first
+    letter whose capital has the same shape."""
+    return bool(words) and len(t) >= 3 and t[0] in _SAME_SHAPE and t.isalpha() and t[1:].islower() \
+        and all(w[2][:1].isupper() for w in words)
 
 
 def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
@@ -139,7 +184,9 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[in
                 continue   # separators, and the box lines of a form read as "|"
             break
         t = st[2]
-        if is_money(t) or not _ID_TOKEN.match(t):
+        # "36 -51393": OCR put a space before the separator inside one identifier
+        continued = bool(picked) and re.fullmatch(r"[\-/][A-Za-z0-9][A-Za-z0-9\-/]*", t) is not None
+        if is_money(t) or not (_ID_TOKEN.match(t) or continued):
             break
         has_digit = any(c.isdigit() for c in t)
         masked = "*" in t or re.fullmatch(r"[Xx]{3,}", t) is not None
@@ -188,7 +235,10 @@ def phone_value(tokens: list[Token]) -> tuple[int, int] | None:
 
 
 def email_value(tokens: list[Token], strong: bool) -> tuple[int, int] | None:
+    # a domain never ends with a dot: "jo@x.org." ends a sentence
     toks = [t for t in (strip_token(t, " ,;:()[]<>\"'") for t in tokens[:5]) if t]
+    if toks and "@" in toks[-1][2] and toks[-1][2].endswith("."):
+        toks[-1] = strip_token(toks[-1], ".") or toks[-1]
     for k, tok in enumerate(toks):
         if "@" in tok[2]:
             first = k - 1 if tok[2].startswith("@") and k > 0 else k
@@ -201,12 +251,15 @@ def email_value(tokens: list[Token], strong: bool) -> tuple[int, int] | None:
 
 
 def online_value(tokens: list[Token], vocab: Vocab) -> tuple[int, int] | None:
-    toks = [t for t in (strip_token(t) for t in tokens[:1]) if t]
+    toks = [t for t in (strip_token(t) for t in tokens[:3]) if t]
     if not toks:
         return None
     t = toks[0][2]
     if len(t) < 3 or t.lower() in vocab.not_names or not re.fullmatch(r"[\w.\-@/:~+%?=&#]+", t):
         return None
+    if len(toks) > 1 and re.fullmatch(r"(?i)(?:https?://|ftp://|www\.|https?:|www)", t) and \
+            re.fullmatch(r"[\w.\-@/:~+%?=&#]+", toks[1][2]):
+        return toks[0][0], toks[1][1]    # "www. shepard.com": OCR cut the address after its prefix
     return toks[0][0], toks[0][1]
 
 

@@ -186,3 +186,78 @@ def test_a_word_shared_with_a_weaker_span_goes_to_the_winner():
     pattern = Span(9, 12, "ID_NUMBER", 0.6, "presidio")       # a recognizer's part of it
     out = merge_spans([guess, pattern], text=text)
     assert [(s.type, s.text, s.detector) for s in out] == [("ID_NUMBER", "664-T29", "presidio+rules")]
+
+
+# ---- name boundaries (with the page text) ----------------------------------------------------
+
+SIGNED = "Sincerely,\nRenee L. Sullivan\nClothing Technologist\nApproved by Patrick Lee. Copies to Dr. Maria Lopez."
+
+
+def _span(text, sub, typ="PERSON", score=0.85, detector="presidio"):
+    i = text.index(sub)
+    return Span(i, i + len(sub), typ, score, detector)
+
+
+def test_a_person_span_over_a_line_break_is_cut_at_it():
+    # a model read on from the name into the job title under it
+    out = merge_spans([_span(SIGNED, "Renee L. Sullivan\nClothing Technologist")], text=SIGNED)
+    assert [(s.type, s.text) for s in out] == [
+        ("PERSON", "Renee L. Sullivan"), ("PERSON", "Clothing Technologist")]
+
+
+def test_a_person_span_over_a_sentence_end_is_cut_there_but_not_at_a_title_or_an_initial():
+    out = merge_spans([_span(SIGNED, "Patrick Lee. Copies"), _span(SIGNED, "Dr. Maria Lopez"),
+                       _span(SIGNED, "Renee L. Sullivan")], text=SIGNED)
+    assert [s.text for s in out] == ["Renee L. Sullivan", "Patrick Lee.", "Copies", "Dr. Maria Lopez"]
+
+
+def test_other_types_are_not_cut_at_line_breaks():
+    text = "Ship to:\n12 Main St\nSpringfield, IL 62701"
+    out = merge_spans([_span(text, "12 Main St\nSpringfield, IL 62701", "ADDRESS", 0.9, "rules")], text=text)
+    assert [s.text for s in out] == ["12 Main St\nSpringfield, IL 62701"]
+
+
+def test_last_comma_first_is_one_name():
+    text = "To: Anderson, Sarah M. and Lee, Jo\ncc: Smith, Jones"
+    spans = [_span(text, "Anderson"), _span(text, "Sarah M."), _span(text, "Lee"), _span(text, "Jo"),
+             _span(text, "Smith", detector="rules"), _span(text, "Jones", detector="rules")]
+    out = merge_spans(spans, text=text)
+    assert [s.text for s in out] == ["Anderson, Sarah M.", "Lee, Jo", "Smith", "Jones"]
+    assert out[0].detector == "presidio"
+    # two full names in a list stay two
+    text = "To: Mary Jones, Sarah Miles"
+    out = merge_spans([_span(text, "Mary Jones"), _span(text, "Sarah Miles")], text=text)
+    assert [s.text for s in out] == ["Mary Jones", "Sarah Miles"]
+
+
+WORDY = "Dear Ana Ruiz,\nJo Lee. Call 555-0100\nRe: Kim, Bo. Thanks\nAcct 12 34"
+
+
+@st.composite
+def text_span_lists(draw):
+    spans = []
+    for _ in range(draw(st.integers(0, 10))):
+        s = draw(st.integers(0, len(WORDY) - 1))
+        e = draw(st.integers(s + 1, len(WORDY)))
+        spans.append(Span(s, e, draw(st.sampled_from(["PERSON", "PERSON", "PHONE", "ADDRESS", "DATE"])),
+                          draw(st.floats(0, 1)), draw(st.sampled_from(["rules", "presidio"]))))
+    return spans
+
+
+@settings(max_examples=400, deadline=None)
+@given(text_span_lists())
+def test_property_with_text_no_critical_letter_or_digit_is_lost(spans):
+    out = merge_spans(spans, text=WORDY)
+
+    def letters(ss, pred=lambda s: True):
+        return {i for i in _covered(ss, pred) if WORDY[i].isalnum()}
+    assert letters(spans, _crit) <= letters(out, _crit)
+    assert letters(spans) <= letters(out)
+    for a, b in zip(out, out[1:]):
+        assert a.end <= b.start
+
+
+def test_surnames_of_a_firm_are_not_joined_into_one_name():
+    text = "a week after Richard, Smith and Taylor's launch"
+    out = merge_spans([_span(text, "Richard"), _span(text, "Smith")], text=text)
+    assert [s.text for s in out] == ["Richard", "Smith"]

@@ -1,0 +1,300 @@
+"""Span boundaries of the `rules` detector: a value is found whole and nothing else is glued
+to it (party blocks, address blocks in letterheads, names in "Last, First M." and OCR-damaged
+forms, identifiers in comb boxes, e-mail and web addresses at a sentence end). Pages are
+OcrPage objects built from word boxes, with the OCR damage spelled out in the words."""
+from __future__ import annotations
+
+import pytest
+
+from plugins.rules_detector import RulesDetector
+from redactor.model import OcrPage, WordBox
+
+CHAR_W = 11
+LINE_H = 20
+LINE_STEP = 30
+
+
+@pytest.fixture(scope="module")
+def det():
+    return RulesDetector()
+
+
+def page_from_rows(rows, step=LINE_STEP):
+    """An OcrPage from rows: a string at x=20, or a list of (x, text) cells, each cell its
+    own OCR line; CHAR_W px per character, one character of space between words."""
+    words = []
+    line_id = 0
+    y = 20
+    for row in rows:
+        if row is None:
+            y += step
+            continue
+        cells = [(20, row)] if isinstance(row, str) else row
+        for x, text in cells:
+            for tok in text.split(" "):
+                if tok:
+                    words.append(WordBox(tok, (x, y, x + len(tok) * CHAR_W, y + LINE_H), 95.0, line_id, 0))
+                x += (len(tok) + 1) * CHAR_W
+            line_id += 1
+        y += step
+    return OcrPage(2000, max(y + 40, 100), tuple(words), "test")
+
+
+def one_line_rows(rows, step=LINE_STEP):
+    """Rows of (x, text) cells where every row is one OCR line (as Tesseract reads a form
+    row or a line with wide gaps)."""
+    words = []
+    y = 20
+    for line, row in enumerate(rows):
+        for x, text in row:
+            for tok in text.split(" "):
+                if tok:
+                    words.append(WordBox(tok, (x, y, x + len(tok) * CHAR_W, y + LINE_H), 95.0, line, 0))
+                x += (len(tok) + 1) * CHAR_W
+        y += step
+    return OcrPage(2000, y + 40, tuple(words), "test")
+
+
+def spans(det, page):
+    return [(s.type, s.text) for s in det.detect(page)]
+
+
+# ---- party blocks ---------------------------------------------------------------------------
+
+def test_a_company_line_over_the_street_is_its_own_party_not_the_address(det):
+    # OCR reads the hyphen of "White-Meyer" as "-—"; the company line stays out of the address
+    page = page_from_rows(["BILL TO", "White-—Meyer", "02256 Hartman Green Suite 319",
+                           "Gonzalezport, UT 29207"])
+    got = spans(det, page)
+    assert ("ADDRESS", "02256 Hartman Green Suite 319\nGonzalezport, UT 29207") in got
+    assert not any(t.startswith("White") for ty, t in got if ty == "ADDRESS")
+    assert any(t == "White-—Meyer" for ty, t in got if ty in ("PERSON", "ORGANIZATION"))
+
+
+def test_surnames_listed_with_and_over_a_po_box_are_a_firm(det):
+    page = page_from_rows(["Deliver To:", "Ryan, Miranda and Key", "P.O. Box 15032", "Corymouth, OK 85672"])
+    got = spans(det, page)
+    assert ("ORGANIZATION", "Ryan, Miranda and Key") in got
+    assert ("ADDRESS", "P.O. Box 15032\nCorymouth, OK 85672") in got
+
+
+def test_a_lone_honorific_line_is_not_a_company(det):
+    # OCR cut "Mr. Jason Russo" so that "Mr." is a line of its own
+    page = page_from_rows(["SHIP TO:", "Mr.", "02256 Hartman Green Suite 319", "Gonzalezport, UT 29207"])
+    got = spans(det, page)
+    assert ("ADDRESS", "02256 Hartman Green Suite 319\nGonzalezport, UT 29207") in got
+    assert not any("Mr" in t for _, t in got)
+
+
+def test_party_lines_that_ocr_put_before_their_label_in_the_text(det):
+    # reading order: the block's lines first, the "Deliver To:" label (above them) last
+    def wb(text, x, y, line):
+        return WordBox(text, (x, y, x + len(text) * CHAR_W, y + LINE_H), 95.0, line, 0)
+    words = []
+    block = [(50, "Ryan, Miranda and Key"), (80, "P.O. Box 15032"), (110, "Corymouth, OK 85672")]
+    for line, (y, text) in enumerate(block):
+        x = 20
+        for tok in text.split():
+            words.append(wb(tok, x, y, line))
+            x += (len(tok) + 1) * CHAR_W
+    words += [wb("Deliver", 20, 20, 5), wb("To:", 108, 20, 5)]
+    got = spans(det, OcrPage(800, 200, tuple(words), "test"))
+    assert ("ORGANIZATION", "Ryan, Miranda and Key") in got
+    assert not any("Ryan" in t for ty, t in got if ty == "ADDRESS")
+
+
+# ---- address blocks -------------------------------------------------------------------------
+
+def test_a_speck_before_the_state_code_keeps_the_city_line(det):
+    page = page_from_rows(["5018 Sandra Squares Suite 022", "Lake Ralphborough, ‘IA 22868"])
+    assert ("ADDRESS", "5018 Sandra Squares Suite 022\nLake Ralphborough, ‘IA 22868") in spans(det, page)
+    page = page_from_rows(["2434 John Pass Apt. 317", "_New Robertview, IL 07465"])
+    assert ("ADDRESS", "2434 John Pass Apt. 317\n_New Robertview, IL 07465") in spans(det, page)
+
+
+def test_centred_letterhead_lines_are_one_address(det):
+    # street line and city line centred on one axis: their left edges differ by 4 characters
+    page = page_from_rows([[(400, "Harlow Surveying")], [(378, "07568 Powell Burg Suite 617")],
+                           [(422, "North Ralph, MO 18693")]])
+    assert ("ADDRESS", "07568 Powell Burg Suite 617\nNorth Ralph, MO 18693") in spans(det, page)
+
+
+def test_right_aligned_letterhead_lines_are_one_address(det):
+    page = page_from_rows([[(1000, "106 Cruz Grove")], [(934, "Marissabury, NH 27040")]])
+    assert ("ADDRESS", "106 Cruz Grove\nMarissabury, NH 27040") in spans(det, page)
+
+
+def test_the_delivery_line_over_a_city_line_joins_it_even_when_ocr_damaged_it(det):
+    page = page_from_rows(["Lisa Collins", "935. Manning Mall: Apt:.. 922", "New Robert, WY 53546"])
+    assert ("ADDRESS", "935. Manning Mall: Apt:.. 922\nNew Robert, WY 53546") in spans(det, page)
+    # a line over a city line that is no delivery line (no house number, no box) stays out
+    page = page_from_rows(["Accounts Department", "New Robert, WY 53546"])
+    assert ("ADDRESS", "New Robert, WY 53546") in spans(det, page)
+
+
+def test_a_po_box_read_with_a_comma(det):
+    page = page_from_rows(["P.O, Box 10258", "South Stacy, TN 95302"])
+    assert ("ADDRESS", "P.O, Box 10258\nSouth Stacy, TN 95302") in spans(det, page)
+
+
+# ---- identifiers ----------------------------------------------------------------------------
+
+def test_an_ssn_in_comb_boxes_is_one_value(det):
+    # the boxes' borders read as "|"; "55" must not be read as the label "SS"
+    page = one_line_rows([[(20, "SOCIAL SECURITY NO."), (400, "AGE")],
+                          [(25, "340"), (110, "|55"), (170, "|"), (200, "7965"), (400, "25")]])
+    assert [t for ty, t in spans(det, page) if ty == "ID_NUMBER"] == ["340 |55 | 7965"]
+
+
+@pytest.mark.parametrize("row", ["CC# 4354484140043251 Exp. 01/19", "Visa/MC # 5444-4836-7709-4597"])
+def test_a_card_label_types_the_number_even_without_a_valid_checksum(det, row):
+    number = row.split()[-3] if row.startswith("CC") else row.split()[-1]
+    assert ("CARD_NUMBER", number) in spans(det, page_from_rows([row]))
+
+
+def test_cc_before_a_name_is_still_a_copy_list(det):
+    assert ("PERSON", "Dana Whitfield") in spans(det, page_from_rows(["cc: Dana Whitfield"]))
+
+
+def test_a_country_code_or_an_area_code_in_parentheses_says_telephone(det):
+    page = page_from_rows(["Call (555) 234-5678 or +1 415 555 0134 today"])
+    hits = {(h.rule, page.text[h.start:h.end], h.score) for h in det.hits(page)}
+    assert ("phone_nanp", "(555) 234-5678", 0.9) in hits
+    assert ("phone_nanp", "+1 415 555 0134", 0.9) in hits
+    # ten bare digits stay a weak guess
+    page = page_from_rows(["ref 4155550134"])
+    assert {h.score for h in det.hits(page) if h.rule == "phone_nanp"} == {0.45}
+
+
+# ---- names ----------------------------------------------------------------------------------
+
+def test_a_word_that_only_ocr_folding_makes_a_label_does_not_cut_a_name(det):
+    # "Allen" matches the label "alien" (l/i confusion) but is written as a surname
+    page = page_from_rows(["Questions regarding this invoice? Contact Rachel Allen at", "(504)521-9214."])
+    assert ("PERSON", "Rachel Allen") in spans(det, page)
+
+
+def test_a_dash_speck_after_a_label_does_not_end_the_value(det):
+    page = one_line_rows([[(20, "To:"), (105, "-"), (240, "Kim, Richard <richard.kim@frazier.com>")]])
+    assert ("PERSON", "Kim, Richard") in spans(det, page)
+
+
+def test_an_initial_read_with_a_comma_stays_in_the_name(det):
+    page = page_from_rows(["Sincerely,", None, "Richard P, Lopez", "Claims Manager"])
+    assert ("PERSON", "Richard P, Lopez") in spans(det, page)
+
+
+def test_a_capital_read_as_its_lower_case_twin_ends_a_name(det):
+    page = page_from_rows(["Deliver To:", "Michael white", "293 Rodriguez Turnpike",
+                           "Smithborough, AL 98993"])
+    assert ("PERSON", "Michael white") in spans(det, page)
+    # a lower-case word whose capital looks different is no misread name
+    page = page_from_rows(["Deliver To:", "Michael then", "293 Rodriguez Turnpike", "Smithborough, AL 98993"])
+    assert ("PERSON", "Michael") in spans(det, page)
+
+
+def test_a_stop_word_surname_after_a_first_name(det):
+    assert ("PERSON", "Cristina Page") in spans(det, page_from_rows(["To: Cristina Page"]))
+    # the stop list still ends a name in a sentence
+    got = spans(det, page_from_rows(["To: Cristina Page 2 of 3"]))
+    assert ("PERSON", "Cristina") in got
+
+
+def test_a_sentence_end_ends_a_name(det):
+    page = page_from_rows(["The budget was approved by Patrick Lee. Copies of the plan follow."])
+    assert ("PERSON", "Patrick Lee") in spans(det, page)
+    # an initial's dot does not
+    page = page_from_rows(["Attention: Briana I. Peterson"])
+    assert ("PERSON", "Briana I. Peterson") in spans(det, page)
+
+
+# ---- e-mail and web addresses ---------------------------------------------------------------
+
+def test_an_email_at_a_sentence_end_stops_at_its_domain(det):
+    page = page_from_rows(["Write to renee.sullivan@richards.org. Please reply by Friday."])
+    assert [t for ty, t in spans(det, page) if ty == "EMAIL"] == ["renee.sullivan@richards.org"]
+    # OCR's space after a dot inside a domain is still read through
+    page = page_from_rows(["Write to mbali@edwards-ramirez. com today."])
+    assert [t for ty, t in spans(det, page) if ty == "EMAIL"] == ["mbali@edwards-ramirez. com"]
+
+
+def test_a_web_address_that_ocr_cut_after_www(det):
+    page = page_from_rows(["WEB: - www. shepard.com"])
+    assert ("ONLINE_ID", "www. shepard.com") in spans(det, page)
+
+
+@pytest.mark.parametrize("printed, value", [
+    ("http://www. frank.com", "http://www. frank.com"),
+    ("https: //davis.com/", "https: //davis.com/"),
+    ("http: // www.cole-miller.com", "http: // www.cole-miller.com"),
+    ("www.russo. info", "www.russo. info"),
+])
+def test_a_web_address_with_spaces_ocr_put_in_it(det, printed, value):
+    page = page_from_rows([f"The public file is kept at {printed}. Call us."])
+    assert ("ONLINE_ID", value) in spans(det, page)
+
+
+# ---- identifiers with OCR spacing -------------------------------------------------------------
+
+def test_a_value_that_starts_with_letters_spelling_a_label(det):
+    page = page_from_rows(["INVOICE NO. INV- 19020"])
+    assert ("REFERENCE_NUMBER", "INV- 19020") in spans(det, page)
+
+
+def test_a_space_before_a_separator_inside_an_identifier(det):
+    assert ("REFERENCE_NUMBER", "36 -51393") in spans(det, page_from_rows(["INVOICE NO. 36 -51393"]))
+    assert ("ACCOUNT_NUMBER", "393-87581 -90") in spans(det, page_from_rows(["Account No. 393-87581 -90"]))
+
+
+# ---- one address row cut into two cells -----------------------------------------------------------
+
+def test_a_street_line_and_its_city_cell_with_the_unit_number(det):
+    page = page_from_rows([[(20, "77427 Sylvia Falls Apt."), (300, "892, Lowerymouth, NV 89856")]])
+    assert ("ADDRESS", "77427 Sylvia Falls Apt.\n892, Lowerymouth, NV 89856") in spans(det, page)
+
+
+# ---- the addressee named in full ------------------------------------------------------------------
+
+def test_the_full_name_of_the_person_greeted_by_surname(det):
+    rows = ["Heather Cox", "Claims Department", None, "Dear Dr. Cox:", "Thank you for your letter."]
+    got = spans(det, page_from_rows(rows))
+    assert ("PERSON", "Heather Cox") in got
+    # without the greeting the line is left to the other rules
+    got = spans(det, page_from_rows(["Heather Cox", "Claims Department", None, "Dear Sir:"]))
+    assert ("PERSON", "Heather Cox") not in got
+
+
+def test_the_greeting_line_is_not_a_full_name(det):
+    for opening in ("Dear Kathryn,", "Hi David,", "Dear Dr. Cox:"):
+        got = spans(det, page_from_rows(["To: Kathryn Schwartz", None, opening, "Thanks for the call."]))
+        assert not any(t.startswith(("Dear", "Hi")) for ty, t in got if ty == "PERSON")
+
+
+def test_a_first_name_greeting_names_no_surname(det):
+    # OCR read "Dear" as "Dinar": the greeting line must not become a full name
+    got = spans(det, page_from_rows(["To: Vanessa Jensen", None, "Dinar Vanessa,", "Thanks."]))
+    assert not any(t.startswith("Dinar") for ty, t in got if ty == "PERSON")
+
+
+def test_a_phone_message_slip_names_who_it_is_for_and_who_called(det):
+    # "For" and "M" (Mr./Ms.) printed alone, the names written far right of them
+    page = one_line_rows([[(20, "WHILE YOU WERE OUT")], [(20, "For"), (160, "LEONARD BAILEY")],
+                          [(20, "Date"), (160, "5/29/03")], [(20, "M"), (160, "AMY PEREZ")],
+                          [(20, "Phone"), (160, "(822) 811-4051")]])
+    got = spans(det, page)
+    assert ("PERSON", "LEONARD BAILEY") in got and ("PERSON", "AMY PEREZ") in got
+    # in running text neither word is a label, and an initial stays part of its name
+    got = spans(det, page_from_rows(["For Dana the plan works.", "Signed by M. Oyelaran today"]))
+    assert ("PERSON", "Dana") not in got
+    assert not any(t.startswith("Oyelaran") for _, t in got)
+
+
+def test_a_field_name_in_capitals_is_not_a_surname(det):
+    page = page_from_rows(["EMPLOYER EMPLOYEE ID", "Cox and Sons 857265", "EMPLOYER ADDRESS",
+                           "4684 Gallegos Club Suite 12", "Lake Amy, WV 77661"])
+    assert not any("ADDRESS" in t for ty, t in spans(det, page) if ty == "PERSON")
+
+
+def test_an_initial_ocr_read_as_a_symbol_stays_with_the_name(det):
+    assert ("PERSON", "&. Ray") in spans(det, page_from_rows(["FROM: &. Ray"]))
+    assert ("PERSON", "Ray") in spans(det, page_from_rows(["FROM: - Ray"]))
