@@ -22,6 +22,7 @@ from plugins.rules.labels import find_label_hits
 from plugins.rules.layout import Layout
 from plugins.rules.lexicon import load_labels, load_patterns, load_vocab
 from plugins.rules.names import COLUMN_GAP, find_name_hits
+from plugins.rules.organizations import find_organization_hits, load_organization_forms
 from plugins.rules.patterns import check_validators, find_pattern_hits
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
@@ -96,6 +97,7 @@ class RulesDetector(Detector):
             check_validators(self.patterns)
             self.labels = load_labels(d)
             self.vocab = load_vocab(d)
+            self.org_forms = load_organization_forms(str(d) if d else None)
         except (ValueError, OSError) as exc:
             raise PluginUnavailable(f"rules detector data is broken: {exc}") from exc
         self.min_score = as_float("min_score", min_score, 0.0, 1.0)
@@ -109,6 +111,7 @@ class RulesDetector(Detector):
         hits += find_address_hits(layout, self.vocab, self.labels.regex)
         hits += find_label_hits(layout, self.labels, self.vocab)
         hits += find_name_hits(layout, self.vocab, self.labels)
+        hits += find_organization_hits(layout, self.org_forms)
         # a state code read as a label ("Boise, ID 83702") names no identifier: a number
         # inside an address block is the address's
         addresses = [h for h in hits if h.rule.startswith("address_")]

@@ -26,6 +26,11 @@ The rule (pure, order-independent):
    separate span.
 5. The merged span records every detector of its cluster in ``detector``, joined by "+", and
    the highest score among spans of its type.
+   One exception: an organisation found by its form (pattern or label evidence) that wholly
+   holds names guessed by a model, and no other critical span, wins: the surnames in "James,
+   Compton and Becker LLP" are the firm's name. Their characters stay covered (by the
+   organisation's span); a run restricted to critical types drops organisation spans before
+   merging, and then the names stand.
 6. With the page text, "Last, First M." is one name: a one-word PERSON span followed after
    ", " by a PERSON span of one or two words becomes one span (``join_inverted_names``).
 """
@@ -123,9 +128,23 @@ def _strip(span: Span, text: str | None) -> Span | None:
     return span.with_(start=s, end=e, text=text[s:e] if text is not None else "")
 
 
+def _firm_holding_names(cluster: list[Span], evidence: Callable[[Span], int]) -> Span | None:
+    """An organisation found by its form (a pattern or a label) that wholly holds every
+    critical span of the cluster, all of them names guessed by a model: the surnames in
+    "James, Compton and Becker LLP" are part of the firm's name."""
+    firms = [s for s in cluster if s.type == "ORGANIZATION" and evidence(s) >= PATTERN]
+    for firm in sorted(firms, key=lambda s: s.start - s.end):
+        inside = [s for s in cluster if _critical(s.type)]
+        if inside and all(s.type == "PERSON" and evidence(s) == STATISTICAL and
+                          firm.start <= s.start and s.end <= firm.end and
+                          (s.start, s.end) != (firm.start, firm.end) for s in inside):
+            return firm
+    return None
+
+
 def _resolve(cluster: list[Span], text: str | None, priority: Sequence[str],
              evidence: Callable[[Span], int]) -> list[Span]:
-    winner = max(cluster, key=lambda s: _rank(s, priority, evidence))
+    winner = _firm_holding_names(cluster, evidence) or max(cluster, key=lambda s: _rank(s, priority, evidence))
     # parts of one value found by the same detector's rules join; other detectors' spans
     # do not widen it
     start, end = winner.start, winner.end

@@ -95,7 +95,7 @@ SEGMENT_GAP = 2.2     # text heights: a wider gap between words starts another c
 JOIN_CHARS = 24       # address parts on one line this close together are one address
 
 
-def _segments(layout: Layout) -> tuple[list[list[int]], list[int]]:
+def line_segments(layout: Layout) -> tuple[list[list[int]], list[int]]:
     """Lines cut at wide gaps into segments (form cells, columns OCR merged into one
     line); returns the segments (word ids) and each word's segment."""
     segs: list[list[int]] = []
@@ -223,7 +223,7 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
     """Address hits of the page; ``label_regex`` (the label lexicon's) vetoes city lines
     that are really a label and its value."""
     rx = compile_address_regexes(vocab)
-    segs, seg_of = _segments(layout)
+    segs, seg_of = line_segments(layout)
     raw = _raw_hits(layout, rx, segs, seg_of, label_regex)
     by_seg: dict[int, list[_LineHit]] = {}
     for h in raw:
