@@ -1,7 +1,8 @@
 """OCR backend ``tesseract``: Debian's Tesseract through pytesseract, word level, made to
 read bad scans (low resolution, noise, dithering, faint ink, skew, pages fed sideways).
 
-Per page: clean the image (flatten the background, suppress noise, merge dithering),
+Per page: clean the image (turn white-on-dark bands dark-on-light, flatten the
+background, suppress noise, merge dithering),
 estimate the text height and upscale small scans (``redactor.scan_cleanup``), straighten
 small skew, read words with ``image_to_data``; when that read looks like a sideways or
 upside-down page, turn it upright with Tesseract's orientation detection and read again.
@@ -30,7 +31,7 @@ from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend
 
 # Bumped whenever a change here can change the words read: part of the cache key.
-ALGORITHM_REVISION = "1"
+ALGORITHM_REVISION = "2"
 INSTALL_HINT = "install Debian package tesseract-ocr"
 log = logging.getLogger(__name__)
 _CMD_LOCK = threading.Lock()
@@ -38,7 +39,7 @@ _CMD_LOCK = threading.Lock()
 # new reading must beat the old mean confidence by this margin, words found where nothing
 # was read must reach this confidence, and at most this many regions are re-read per page.
 REREAD_SCALE = 1.5
-REREAD_LINE_HEIGHT = 1.3 * sc.TARGET_TEXT_HEIGHT * REREAD_SCALE   # a word box spans ascenders too
+REREAD_LINE_HEIGHT = 1.3 * sc.BODY_TEXT_HEIGHT_300DPI * REREAD_SCALE   # a word box spans ascenders too
 REREAD_MARGIN = 5.0
 UNREAD_MIN_CONF = 50.0
 MAX_REREAD_REGIONS = 80
@@ -98,6 +99,12 @@ class TesseractOcr(OcrBackend):
       below ``reread_conf`` and inked regions where nothing was read; the more confident
       reading is kept. Off by default: it measured no recall gain on the benchmark pages
       for about 17 % more time (see docs/ocr.md).
+    - ``target_height``: text height in pixels that small scans are upscaled to (default
+      ``scan_cleanup.TARGET_TEXT_HEIGHT``, 20: as many words as 30 for a quarter less time).
+    - ``try_inverted``: let Tesseract also read every unsure word inverted (its
+      ``tessedit_do_invert``, on by default). The clean-up already turns white-on-dark
+      bands dark-on-light; the retry stays as the safety net for reverse video it does not
+      catch (coloured bars, short labels), as it costs about 1 %. ``false`` saves that.
     - ``timeout``: seconds allowed per page over all Tesseract runs; exceeded -> PluginFailed.
     - ``tesseract_cmd``: the binary (name on PATH or a path).
     """
@@ -108,6 +115,7 @@ class TesseractOcr(OcrBackend):
                  scale: str | float = "auto", preprocess: bool = True, binarize: bool = False,
                  deskew: bool | None = None, max_skew: float = 5.0, remove_rules: bool = False,
                  orientation: str | int = "auto", reread: bool = False, reread_conf: float = 60.0,
+                 target_height: float = sc.TARGET_TEXT_HEIGHT, try_inverted: bool = True,
                  timeout: float = 120.0, tesseract_cmd: str = "tesseract", **unknown):
         if unknown:
             raise InputError(f"tesseract: unknown option(s): {', '.join(sorted(unknown))}")
@@ -141,6 +149,10 @@ class TesseractOcr(OcrBackend):
         self.orientation = orientation
         self.reread = _as_bool(reread, "reread")
         self.reread_conf = _as_number(reread_conf, "reread_conf", float)
+        self.target_height = _as_number(target_height, "target_height", float)
+        if not 8 <= self.target_height <= 80:
+            raise InputError(f"tesseract: target_height must be between 8 and 80 px (got {target_height})")
+        self.try_inverted = _as_bool(try_inverted, "try_inverted")
         self.timeout = _as_number(timeout, "timeout", float)
         if self.timeout <= 0:
             raise InputError(f"tesseract: timeout must be positive (got {timeout})")
@@ -177,7 +189,8 @@ class TesseractOcr(OcrBackend):
         return (f"tesseract {self.version} rev={ALGORITHM_REVISION} lang={self.lang} "
                 f"psm={self.psm} dpi={self.dpi} scale={self.scale} preprocess={self.preprocess} "
                 f"binarize={self.binarize} rules={self.remove_rules} deskew={self.deskew}/{self.max_skew} "
-                f"orientation={self.orientation} reread={self.reread}/{self.reread_conf}")
+                f"orientation={self.orientation} reread={self.reread}/{self.reread_conf} "
+                f"target={self.target_height:g} try_inverted={self.try_inverted}")
 
     def describe(self) -> str:
         return self.fingerprint()
@@ -216,13 +229,18 @@ class TesseractOcr(OcrBackend):
         if self.preprocess:
             # Cleaned at native size: dithering and noise are handled at the scale they
             # were made, and filtering costs a fraction of what it would after upscaling.
+            bilevel = sc.is_bilevel(work)
+            # White-on-dark headers turned round: Tesseract's inverted retry alone missed
+            # some of their words on low-resolution scans (docs/ocr.md, "Speed").
+            work = sc.normalise_polarity(work)
             work = sc.normalise_contrast(work)
-            work = sc.denoise(work, aspect)
+            work = sc.denoise(work, aspect, bilevel)
         text_h = sc.estimate_text_height(work)
         factor_x = factor_y = 1.0
         if self.scale == "auto":
             if text_h:
-                f = sc.choose_scale(text_h * aspect, image_pixels=int(work.size * aspect))
+                f = sc.choose_scale(text_h * aspect, target=self.target_height,
+                                    image_pixels=int(work.size * aspect))
             elif self.dpi and self.dpi < 200:
                 f = min(4.0, 300.0 / self.dpi)
             else:
@@ -239,8 +257,8 @@ class TesseractOcr(OcrBackend):
         if self.dpi:
             dpi = int(round(self.dpi * factor_x))
         else:
-            # Text at the target height reads as 300 dpi would.
-            dpi = int(round(300 * (text_h or sc.TARGET_TEXT_HEIGHT) / sc.TARGET_TEXT_HEIGHT))
+            # The resolution at which body text is as tall as it now is.
+            dpi = int(round(300 * (text_h or sc.BODY_TEXT_HEIGHT_300DPI) / sc.BODY_TEXT_HEIGHT_300DPI))
         dpi = max(70, min(dpi, 1200))
         if self.preprocess and self.remove_rules and text_h:
             work = sc.remove_rules(work, text_h)
@@ -307,8 +325,11 @@ class TesseractOcr(OcrBackend):
     def _read_words(self, img: np.ndarray, psm: int, dpi: int, deadline: float) -> list[_Word]:
         import pytesseract
         data = self._call(pytesseract.image_to_data, img, deadline, lang=self.lang,
-                          config=f"--psm {psm} --dpi {dpi}", output_type=pytesseract.Output.DICT)
+                          config=f"--psm {psm} --dpi {dpi}{self._extra_config()}", output_type=pytesseract.Output.DICT)
         return _words_from_data(data)
+
+    def _extra_config(self) -> str:
+        return "" if self.try_inverted else " -c tessedit_do_invert=0"
 
     def _reread(self, work: np.ndarray, words: list[_Word], text_h, dpi: int,
                 deadline: float) -> list[_Word]:

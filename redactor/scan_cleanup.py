@@ -1,5 +1,6 @@
 """Pure image functions that make a bad scan easier to read: text-height estimate and
-upscaling, denoising, contrast normalisation, binarisation, skew estimate and rotation.
+upscaling, denoising, reverse-video and contrast normalisation, binarisation, skew estimate
+and rotation.
 
 Every function that moves pixels returns, with the new image, the 2x3 affine matrix that
 maps a point of its input to the same point of its output, in *pixel-edge* coordinates
@@ -20,10 +21,15 @@ Affine = np.ndarray   # shape (2, 3), float64
 Box = tuple[float, float, float, float]
 
 # Median height of character-like blobs on a clean 300 dpi page of 10-11 pt body text
-# (measured on pages rendered with DejaVu/Liberation/URW fonts); Tesseract's recognisers are
-# trained around this size (x-height roughly 20-30 px), so low-resolution scans are scaled
-# until their text is this tall.
-TARGET_TEXT_HEIGHT = 30.0
+# (measured on pages rendered with DejaVu/Liberation/URW fonts): what a text height means in
+# dots per inch.
+BODY_TEXT_HEIGHT_300DPI = 30.0
+# Low-resolution scans are upscaled until their text is this tall. Tesseract scales every
+# text line to its recogniser's input height anyway; the upscaling is for its thresholding
+# and layout analysis, which lose thin strokes and merge letters of small text. Measured on
+# the OCR benchmark (docs/ocr.md): 20 px reads as many words as 24 or 30 px (slightly more
+# on 75 dpi scans) at 30-40 % less Tesseract time; 16 px loses words on 75 dpi scans.
+TARGET_TEXT_HEIGHT = 20.0
 
 
 # ----------------------------------------------------------------------- affine helpers
@@ -162,7 +168,7 @@ def is_bilevel(gray: np.ndarray) -> bool:
     return bool(dark > 0 and mid < 0.02 * (dark + mid))
 
 
-def denoise(gray: np.ndarray, aspect: float = 1.0) -> np.ndarray:
+def denoise(gray: np.ndarray, aspect: float = 1.0, bilevel: bool | None = None) -> np.ndarray:
     """Clean a 1-bit scan or fax (see ``is_bilevel``): whiten isolated dots of line noise,
     then merge dithering dots into solid gray strokes with a small Gaussian at the scan's own
     resolution, so that upscaling and Tesseract's threshold see letters, not dot patterns.
@@ -173,8 +179,9 @@ def denoise(gray: np.ndarray, aspect: float = 1.0) -> np.ndarray:
     Gray scans are returned unchanged: on the benchmark pages, blurring or median-filtering
     sensor/JPEG noise cost recall (thin strokes of 75-150 dpi text suffer more than the
     noise does) and non-local means cost seconds for no gain; Tesseract's own thresholding
-    copes with that noise."""
-    if not is_bilevel(gray):
+    copes with that noise. ``bilevel`` says what the scan was when it came in (steps that
+    ran before, such as ``normalise_polarity``, may have added gray tones); None: look."""
+    if not (is_bilevel(gray) if bilevel is None else bilevel):
         return gray
     sigma_y = max(0.5, 1.0 / max(aspect, 1e-6))
     return cv2.GaussianBlur(remove_isolated_dots(gray), (0, 0), sigmaX=1.0, sigmaY=sigma_y)
@@ -188,6 +195,147 @@ def remove_isolated_dots(gray: np.ndarray) -> np.ndarray:
                               borderType=cv2.BORDER_CONSTANT)
     out = gray.copy()
     out[(ink == 1) & (neighbours == 0)] = 255
+    return out
+
+
+def reverse_video_mask(gray: np.ndarray) -> np.ndarray | None:
+    """255 over reverse-video regions, None when there are none: solid dark bands with
+    light text in them, such as the white-on-dark section headers of forms and the header
+    bars of tables, also on skewed and turned pages.
+
+    Candidates are found on a copy about 800 px across the short side (the bands are
+    large; this costs milliseconds): dark areas (Otsu) whose rules thinner than 0.4 % of
+    the short side are opened away (so a header joined to the table grid below it stands
+    alone), with a rotated bounding rectangle at least 1.5 % of the short side across,
+    three times as long, 60 % dark, and dark along both long sides just inside the edge
+    (``_has_dark_margins``). Each is confirmed at full resolution, where thin light letters
+    survive: at least three light shapes of letter size, clearly lighter than the band.
+    Dark text, rules, grids, bold headlines whose letters touch, black bars and shaded paper
+    are not bands: they are thin, sparse, not elongated or without margins, or hold no light
+    letters."""
+    h, w = gray.shape[:2]
+    if h < 16 or w < 16:
+        return None
+    f = min(1.0, 800.0 / min(h, w))
+    small = cv2.resize(gray, (max(1, round(w * f)), max(1, round(h * f))),
+                       interpolation=cv2.INTER_AREA) if f < 1.0 else gray
+    sh, sw = small.shape[:2]
+    _, dark = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    thin = max(3, int(0.004 * min(sh, sw)))
+    solid = cv2.morphologyEx(dark, cv2.MORPH_OPEN, np.ones((thin, thin), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    min_across = max(8, int(0.015 * min(sh, sw)))
+    found = None
+    for i in range(1, n):
+        x, y, bw, bh, area = (int(v) for v in stats[i])
+        if max(bw, bh) < 3 * min_across or min(bw, bh) < min_across:
+            continue
+        comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
+        rect = cv2.minAreaRect(cv2.findNonZero(comp))
+        rw, rh = rect[1]
+        across = min(rw, rh)
+        if across < min_across or max(rw, rh) < 3 * across or area < 0.6 * rw * rh:
+            continue
+        if not _has_dark_margins(dark, rect, (x, y)):
+            continue
+        x0, y0 = int(x / f), int(y / f)
+        x1, y1 = min(w, int(math.ceil((x + bw) / f))), min(h, int(math.ceil((y + bh) / f)))
+        big = cv2.resize(comp, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST) > 0
+        if not _holds_light_letters(gray[y0:y1, x0:x1], big, across / f):
+            continue
+        if found is None:
+            found = np.zeros((sh, sw), np.uint8)
+        (cx, cy), _, angle = rect
+        box = cv2.boxPoints(((cx + x, cy + y), (max(1.0, rw - 0.5), max(1.0, rh - 0.5)), angle))
+        cv2.fillPoly(found, [np.round(box).astype(np.int32)], 255)
+    if found is None:
+        return None
+    # A letter stroke that cut right across a band split it in two; closing joins them.
+    found = cv2.morphologyEx(found, cv2.MORPH_CLOSE, np.ones((2 * thin + 1, 2 * thin + 1), np.uint8))
+    if f == 1.0:
+        return found
+    # Back at full size, a pixel inside the edge: a thin dark frame left around an inverted
+    # header reads as a box border; inverted paper outside it would add a dark line.
+    found = cv2.resize(found, (w, h), interpolation=cv2.INTER_NEAREST)
+    return cv2.erode(found, np.ones((3, 3), np.uint8), iterations=max(1, int(round(0.5 / f))))
+
+
+def _has_dark_margins(dark: np.ndarray, rect, offset: tuple[int, int]) -> bool:
+    """True when the lines along both long sides of ``rect`` (an OpenCV rotated rectangle
+    in a crop at ``offset`` of ``dark``), a tenth of its width in from the edge, are nearly
+    all dark: a band has a margin of ground above and below its letters, while a bold word
+    or a scribble is dark there only where a letter reaches."""
+    pts = cv2.boxPoints(rect) + np.array(offset, dtype=np.float32)
+    e1, e2 = pts[1] - pts[0], pts[2] - pts[1]
+    along, across = (e1, e2) if np.hypot(*e1) >= np.hypot(*e2) else (e2, e1)
+    length, width = float(np.hypot(*along)), float(np.hypot(*across))
+    u, v = along / length, across / width
+    centre = pts.mean(axis=0)
+    t = np.linspace(-0.45 * length, 0.45 * length, max(20, int(length)))
+    h, w = dark.shape
+    for side in (-0.4, 0.4):
+        xy = centre + np.outer(t, u) + side * width * v
+        xs = np.clip(np.round(xy[:, 0]).astype(int), 0, w - 1)
+        ys = np.clip(np.round(xy[:, 1]).astype(int), 0, h - 1)
+        if np.count_nonzero(dark[ys, xs]) < 0.85 * len(t):
+            return False
+    return True
+
+
+def _holds_light_letters(region: np.ndarray, band: np.ndarray, across: float) -> bool:
+    """True when the dark ``band`` (a mask over ``region``, a full-resolution crop) holds at
+    least three light shapes of letter size, at least 40 gray levels lighter than it. Looked
+    for as given and after a light blur: the blur merges the dots of a dithered (fax) band,
+    which would otherwise join into one light net, but fills the letters of a small one."""
+    hull = None
+    for img in (region, cv2.GaussianBlur(region, (3, 3), 0)):
+        inside = img[band]
+        if inside.size == 0:
+            return False
+        ground, top = float(np.median(inside)), float(np.percentile(inside, 99))
+        if top - ground < 40:
+            continue
+        if hull is None:
+            # The band with its letters filled in: light paper around it stays outside.
+            hull = cv2.morphologyEx(band.astype(np.uint8), cv2.MORPH_CLOSE,
+                                    np.ones((max(3, int(across * 0.5)) | 1,) * 2, np.uint8))
+        light = ((img > (ground + top) / 2) & (hull > 0)).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=8)
+        size = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT])
+        letters = (size >= 0.15 * across) & (size <= 0.95 * across) \
+            & (stats[1:, cv2.CC_STAT_AREA] >= max(4.0, 0.01 * across * across))
+        if int(np.count_nonzero(letters)) >= 3:
+            return True
+    return False
+
+
+def normalise_polarity(gray: np.ndarray) -> np.ndarray:
+    """Turn reverse-video regions (``reverse_video_mask``) into dark text on light paper,
+    so that an OCR engine reading only dark-on-light text reads them (Tesseract recovers
+    them only by retrying unsure words inverted, when that is on, and not always on small
+    scans), and so that background flattening, which runs after, cannot take a large dark
+    band for background. Pixels do not move."""
+    mask = reverse_video_mask(gray)
+    if mask is None:
+        return gray
+    out = gray.copy()
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    for i in range(1, n):
+        x, y, bw, bh, _ = (int(v) for v in stats[i])
+        inside = labels[y:y + bh, x:x + bw] == i
+        region = out[y:y + bh, x:x + bw]
+        if is_bilevel(region):
+            # A dithered (fax, 1-bit) band: its ground is a dot pattern that only reads as
+            # one tone once merged, the same blur ``denoise`` gives the rest of the page.
+            region[...] = np.where(inside, cv2.GaussianBlur(region, (0, 0), 1.0), region)
+        vals = region[inside].astype(np.float32)
+        # The dark ground becomes white paper and the letters black ink, as on the page
+        # around it; a plain 255 - v would leave a gray ground under gray letters.
+        ground, letters = float(np.median(vals)), float(np.percentile(vals, 99))
+        if letters - ground < 16:
+            continue
+        mapped = np.clip((letters - vals) * (255.0 / (letters - ground)), 0, 255)
+        region[inside] = mapped.astype(np.uint8)
     return out
 
 
@@ -277,23 +425,32 @@ def remove_rules(gray: np.ndarray, text_height: float) -> np.ndarray:
 def estimate_skew(gray: np.ndarray, max_angle: float = 5.0) -> float:
     """The angle in degrees that straightens the page's text lines when passed to
     ``rotate`` (within +-``max_angle``): the rotation whose horizontal projection of the ink
-    is sharpest (text lines become narrow peaks). 0.0 when there is too little ink to tell."""
+    is sharpest (text lines become narrow peaks). 0.0 when there is too little ink to tell.
+
+    The projection is a histogram of the ink pixels' rotated row coordinates, computed
+    from their positions (on a copy of at most 1200 px), not by warping the image for
+    every candidate angle: the same peaks for a small fraction of the cost."""
     mask = ink_mask(gray)
     h, w = mask.shape
-    if cv2.countNonZero(mask) < 200 or cv2.countNonZero(mask) > 0.5 * h * w:
+    count = cv2.countNonZero(mask)
+    if count < 200 or count > 0.5 * h * w:
         return 0.0
     scale = min(1.0, 1200.0 / max(h, w))
     if scale < 1.0:
         mask = cv2.resize(mask, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    ys, xs = np.nonzero(mask)
+    weights = mask[ys, xs].astype(np.float64)
     mh, mw = mask.shape
-    centre = (mw / 2.0, mh / 2.0)
-    m32 = mask.astype(np.float32)
+    xs = xs.astype(np.float64) - mw / 2.0
+    ys = ys.astype(np.float64) - mh / 2.0
+    nbins = int(math.ceil(math.hypot(mh, mw))) + 2
 
     def sharpness(angle: float) -> float:
-        rot = cv2.getRotationMatrix2D(centre, angle, 1.0)
-        warped = cv2.warpAffine(m32, rot, (mw, mh), flags=cv2.INTER_LINEAR, borderValue=0)
-        rows = warped.sum(axis=1)
-        return float(np.sum(np.diff(rows) ** 2))
+        # Row of each ink pixel after cv2.getRotationMatrix2D(centre, angle) is applied.
+        rad = math.radians(angle)
+        rows = -math.sin(rad) * xs + math.cos(rad) * ys + nbins / 2.0
+        hist = np.bincount(rows.astype(np.intp), weights=weights, minlength=nbins)
+        return float(np.sum(np.diff(hist) ** 2))
 
     coarse = np.arange(-max_angle, max_angle + 1e-9, 0.5)
     best = max(coarse, key=sharpness)

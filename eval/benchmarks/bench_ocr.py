@@ -3,7 +3,7 @@ page with scan clean-up off and on, per kind of degradation, measured in one run
 
 Pages are rendered here with Pillow and system fonts (a letter, a key-value form and a ruled
 table, with Faker names, addresses and numbers), then degraded the way real office scans
-are: 100-150 dpi, sensor noise and blur, JPEG, fax-style 1-bit dithering at 204x98 dpi,
+are: 75-200 dpi, sensor noise and blur, JPEG, fax-style 1-bit dithering at 204x98 dpi,
 faint ink on an uneven background, 1-2 degree skew, pages fed in sideways. A known word
 counts as recalled when the backend returns the same text (case and surrounding punctuation
 ignored) with a box whose centre lies inside the word's true box (grown by a third of its
@@ -91,6 +91,18 @@ def render_page(seed: int, dpi: int = 300) -> Page:
             x, y = margin, y + line_h
         x = put(x, y, token)
     y += line_h * 2
+    # A reverse-video section header, as on most printed forms, with a reference in it.
+    band_h = int(font.size * 1.9)
+    draw.rectangle([margin, y, w - margin, y + band_h], fill=(40, 40, 40))
+    header = f"APPLICANT INFORMATION Claim No. {fake.bothify('??-#######').upper()}"
+    space = draw.textlength(" ", font=font)
+    x = margin + int(font.size * 0.5)
+    for token in header.split():
+        draw.text((x, y + (band_h - font.size) // 2), token, font=font, fill="white")
+        box = draw.textbbox((x, y + (band_h - font.size) // 2), token, font=font)
+        words.append((token, tuple(float(v) for v in box)))
+        x += draw.textlength(token, font=font) + space
+    y += band_h + line_h // 2
     labels = [("Name:", fake.name()), ("Account No.:", fake.bothify("##-####-####")),
               ("Date of birth:", fake.date(pattern="%m/%d/%Y")), ("Email:", fake.email()),
               ("Address:", fake.address().replace("\n", ", ")), ("SSN:", fake.ssn())]
@@ -187,6 +199,10 @@ def degrade(page: Page, kind: str, seed: int) -> Page:
         p = _scale(page, 0.5, 0.5)
         img = _noise(p.image.filter(ImageFilter.GaussianBlur(0.7)), 18, rng)
         return Page(_jpeg(img, 35), p.words)
+    if kind == "noisy200":        # the common office setting: 200 dpi, soft, noise, JPEG
+        p = _scale(page, 2 / 3, 2 / 3)
+        img = _noise(p.image.filter(ImageFilter.GaussianBlur(0.8)), 14, rng)
+        return Page(_jpeg(img, 40), p.words)
     if kind == "fax":             # 204x98 dpi, 1-bit Floyd-Steinberg dithered, grey ink
         p = _scale(page, 204 / 300, 98 / 300)
         arr = np.asarray(p.image.convert("L")).astype(np.float32)
@@ -219,8 +235,8 @@ def degrade(page: Page, kind: str, seed: int) -> Page:
     raise ValueError(f"unknown degradation {kind!r}")
 
 
-KINDS = ["clean300", "low100", "low75jpg", "noisy150", "fax", "faint150", "skew2_150",
-         "rot90_200", "rot180_150"]
+KINDS = ["clean300", "low100", "low75jpg", "noisy150", "noisy200", "fax", "faint150",
+         "skew2_150", "rot90_200", "rot180_150"]
 
 
 # ----------------------------------------------------------------------- scoring
@@ -260,6 +276,13 @@ SETTINGS = {
     "reread": dict(reread=True),
     # Defaults plus ruling-line removal.
     "rules": dict(remove_rules=True),
+    # The speed settings measured for issue 7 (docs/ocr.md, "Speed"): the upscale target
+    # before (30 px) and around the default (20 px), and without Tesseract's own retry of
+    # unsure words inverted (the clean-up turns reverse-video bands the right way round).
+    "t30": dict(target_height=30),
+    "t24": dict(target_height=24),
+    "t16": dict(target_height=16),
+    "noinvert": dict(try_inverted=False),
 }
 
 

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from plugins.tesseract_ocr import TesseractOcr
 from redactor import registry
-from redactor.errors import PluginFailed, PluginUnavailable
+from redactor.errors import InputError, PluginFailed, PluginUnavailable
 
 os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 pytestmark = pytest.mark.skipif(TesseractOcr.unavailable_reason() is not None,
@@ -256,3 +256,41 @@ def test_fax_resolution_is_made_square_and_boxes_stay_in_fax_pixels(ocr):
     page = ocr.read(fax)
     assert_boxes_in_page(page, fax)
     assert len(matched(page, squashed, slack=2)) >= len(truth) - 3
+
+
+def render_reverse_video_header(font_px: int = 30):
+    """A form section header, white on dark gray, with a claim number in it, above a line
+    of dark text; returns the image and the header words' true boxes."""
+    img = Image.new("RGB", (font_px * 34, font_px * 8), "white")
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, font_px)
+    draw.rectangle([font_px // 2, font_px, img.width - font_px // 2, font_px * 3], fill=(40, 40, 40))
+    truth = []
+    x, y = font_px, int(font_px * 1.45)
+    for word in "SECTION 2 EMPLOYER Claim No. ZX-4702682".split():
+        draw.text((x, y), word, font=font, fill="white")
+        truth.append((word, draw.textbbox((x, y), word, font=font), 0))
+        x += draw.textlength(word + " ", font=font)
+    draw.text((font_px, font_px * 4), "Employer Hawkins Group since 2019", font=font, fill="black")
+    return img, truth
+
+
+@pytest.mark.parametrize("options", [{}, {"try_inverted": False}])
+def test_white_on_dark_header_is_read_in_place(options):
+    image, truth = render_reverse_video_header()
+    page = TesseractOcr(**options).read(image)
+    assert_boxes_in_page(page, image)
+    hits = matched(page, truth)
+    assert "ZX-4702682" in hits and len(hits) >= len(truth) - 1
+    assert "Hawkins" in page.text
+
+
+def test_speed_options_are_validated_and_named_in_the_fingerprint():
+    with pytest.raises(InputError, match="target_height"):
+        TesseractOcr(target_height=4)
+    with pytest.raises(InputError, match="try_inverted"):
+        TesseractOcr(try_inverted="maybe")
+    # Both change the words read, so both are part of the OCR cache key.
+    prints = {TesseractOcr(target_height=t, try_inverted=i).fingerprint()
+              for t in (20, 30) for i in (True, False)}
+    assert len(prints) == 4

@@ -2,6 +2,7 @@
 cleaning functions, on images drawn here with Pillow and real fonts."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
@@ -79,8 +80,9 @@ def test_text_height_follows_font_size_and_blank_page_has_none():
 
 
 def test_choose_scale_upscales_small_text_only():
-    assert sc.choose_scale(10.0) == pytest.approx(3.0)
-    assert sc.choose_scale(29.0) == 1.0
+    assert sc.choose_scale(10.0) == pytest.approx(sc.TARGET_TEXT_HEIGHT / 10.0)
+    assert sc.choose_scale(10.0, target=30.0) == pytest.approx(3.0)
+    assert sc.choose_scale(29.0, target=30.0) == 1.0
     assert sc.choose_scale(60.0) == 1.0
     assert sc.choose_scale(None) == 1.0
     assert sc.choose_scale(2.0) == 4.0
@@ -170,3 +172,61 @@ def test_unread_ink_regions_finds_only_uncovered_text():
     x1, y1 = max(r[2] for r in regions), max(r[3] for r in regions)
     assert x0 <= missed[0] and y0 <= missed[1] and x1 >= missed[2] and y1 >= missed[3]
     assert y0 > covered[3] and y1 < 245     # neither the read line nor the rule
+
+
+def form_page(angle: float = 0.0, band: bool = True):
+    """A form-like page: dark body text and, when ``band``, a white-on-dark section header
+    with a reference in it; turned counter-clockwise by ``angle``. Returns the gray page,
+    the header's letter mask and its ground mask (each turned with the page)."""
+    img = Image.new("L", (1700, 1000), 255)
+    letters = Image.new("L", img.size, 0)
+    ground = Image.new("L", img.size, 0)
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 30)
+    draw.text((100, 100), "Claim for benefits, return to Human Resources", font=font, fill=0)
+    if band:
+        draw.rectangle([100, 200, 1600, 260], fill=40)
+        ImageDraw.Draw(ground).rectangle([100, 200, 1600, 260], fill=255)
+        for d, colour in ((draw, 255), (ImageDraw.Draw(letters), 255)):
+            d.text((120, 212), "SECTION 2 - EMPLOYER  Claim No. ZX-4702682", font=font, fill=colour)
+    for i, line in enumerate(LINES):
+        draw.text((100, 320 + i * 60), line, font=font, fill=0)
+    draw.rectangle([100, 640, 1600, 900], outline=0, width=3)     # a frame, not a band
+    if angle:
+        img, letters, ground = (im.rotate(angle, resample=Image.BICUBIC, expand=True,
+                                          fillcolor=fill)
+                                for im, fill in ((img, 255), (letters, 0), (ground, 0)))
+    letters, ground = np.asarray(letters) > 128, np.asarray(ground) > 128
+    return np.asarray(img).copy(), letters, ground & ~letters
+
+
+@pytest.mark.parametrize("angle", [0.0, 1.7, 90.0])
+def test_reverse_video_header_is_turned_dark_on_light(angle):
+    gray, letters, ground = form_page(angle)
+    mask = sc.reverse_video_mask(gray)
+    assert mask is not None
+    core = cv2.erode(ground.astype(np.uint8), np.ones((7, 7), np.uint8)) > 0
+    assert (mask[core] > 0).mean() > 0.95                  # the header band is found
+    dark_text = (gray < 100) & ~cv2.dilate(ground.astype(np.uint8) | letters.astype(np.uint8),
+                                           np.ones((9, 9), np.uint8)).astype(bool)
+    assert (mask[dark_text] > 0).mean() < 0.01             # body text and frame are not
+    out = sc.normalise_polarity(gray)
+    inner = cv2.erode(letters.astype(np.uint8), np.ones((2, 2), np.uint8)) > 0
+    assert np.median(out[inner]) < 90                      # letters are now ink
+    assert np.median(out[core & ~inner]) > 200             # and the band is paper
+    assert np.array_equal(out[dark_text], gray[dark_text])  # nothing else changed
+
+
+def test_pages_without_reverse_video_are_left_as_they_are():
+    gray, _, _ = form_page(band=False)
+    page = Image.fromarray(gray)
+    draw = ImageDraw.Draw(page)
+    # A heavy headline whose letters touch (dark, elongated, light gaps between letters),
+    # a solid black bar (a redaction) and a thick rule are not headers.
+    draw.text((100, 10), "TRANSMITTAL", font=ImageFont.truetype(
+        "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf", 80), fill=0, stroke_width=3)
+    draw.rectangle([900, 100, 1500, 150], fill=0)
+    draw.rectangle([100, 600, 1600, 608], fill=0)
+    gray = np.asarray(page).copy()
+    assert sc.reverse_video_mask(gray) is None
+    assert sc.normalise_polarity(gray) is gray
