@@ -4,6 +4,9 @@ OCR confusions, checksum negatives, distractors that must stay unflagged, label 
 and read by real Tesseract."""
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import re
 import shutil
 
@@ -14,52 +17,22 @@ from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import load_label_mapping
 from redactor.taxonomy import is_known
 
-CHAR_W = 11
-LINE_H = 20
-LINE_STEP = 30
-
 
 @pytest.fixture(scope="module")
 def det():
     return RulesDetector()
 
 
-def page_from_rows(rows, step=LINE_STEP):
-    """An OcrPage from rows of text. A row is a string (starting at x=20) or a list of
-    (x, text) cells; each cell is its own OCR line, words are CHAR_W px per character."""
-    words = []
-    line_id = 0
-    y = 20
-    for row in rows:
-        if row is None:            # an empty row: vertical space
-            y += step
-            continue
-        cells = [(20, row)] if isinstance(row, str) else row
-        for x, text in cells:
-            for tok in text.split(" "):
-                if tok:
-                    w = len(tok) * CHAR_W
-                    words.append(WordBox(tok, (x, y, x + w, y + LINE_H), 95.0, line_id, 0))
-                x += (len(tok) + 1) * CHAR_W
-            line_id += 1
-        y += step
-    return OcrPage(2000, max(y + 40, 100), tuple(words), "test")
+def _rules_pages():
+    spec = importlib.util.spec_from_file_location("rules_pages", Path(__file__).with_name("rules_pages.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def one_line_rows(rows, step=LINE_STEP):
-    """Like page_from_rows, but the cells of a row are one OCR line (as Tesseract reads a
-    form row whose cells are not too far apart)."""
-    words = []
-    y = 20
-    for lid, row in enumerate(rows):
-        for x, text in row:
-            for tok in text.split(" "):
-                if tok:
-                    words.append(WordBox(tok, (x, y, x + len(tok) * CHAR_W, y + LINE_H), 95.0, lid, 0))
-                x += (len(tok) + 1) * CHAR_W
-        y += step
-    words.sort(key=lambda w: (w.line, w.bbox[0]))
-    return OcrPage(2000, y + 40, tuple(words), "test")
+_pages = _rules_pages()
+CHAR_W, LINE_H, LINE_STEP = _pages.CHAR_W, _pages.LINE_H, _pages.LINE_STEP
+page_from_rows, one_line_rows = _pages.page_from_rows, _pages.one_line_rows
 
 
 def found(det, rows):

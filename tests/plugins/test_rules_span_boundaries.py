@@ -4,14 +4,13 @@ forms, identifiers in comb boxes, e-mail and web addresses at a sentence end). P
 OcrPage objects built from word boxes, with the OCR damage spelled out in the words."""
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 from plugins.rules_detector import RulesDetector
 from redactor.model import OcrPage, WordBox
-
-CHAR_W = 11
-LINE_H = 20
-LINE_STEP = 30
 
 
 @pytest.fixture(scope="module")
@@ -19,40 +18,16 @@ def det():
     return RulesDetector()
 
 
-def page_from_rows(rows, step=LINE_STEP):
-    """An OcrPage from rows: a string at x=20, or a list of (x, text) cells, each cell its
-    own OCR line; CHAR_W px per character, one character of space between words."""
-    words = []
-    line_id = 0
-    y = 20
-    for row in rows:
-        if row is None:
-            y += step
-            continue
-        cells = [(20, row)] if isinstance(row, str) else row
-        for x, text in cells:
-            for tok in text.split(" "):
-                if tok:
-                    words.append(WordBox(tok, (x, y, x + len(tok) * CHAR_W, y + LINE_H), 95.0, line_id, 0))
-                x += (len(tok) + 1) * CHAR_W
-            line_id += 1
-        y += step
-    return OcrPage(2000, max(y + 40, 100), tuple(words), "test")
+def _rules_pages():
+    spec = importlib.util.spec_from_file_location("rules_pages", Path(__file__).with_name("rules_pages.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def one_line_rows(rows, step=LINE_STEP):
-    """Rows of (x, text) cells where every row is one OCR line (as Tesseract reads a form
-    row or a line with wide gaps)."""
-    words = []
-    y = 20
-    for line, row in enumerate(rows):
-        for x, text in row:
-            for tok in text.split(" "):
-                if tok:
-                    words.append(WordBox(tok, (x, y, x + len(tok) * CHAR_W, y + LINE_H), 95.0, line, 0))
-                x += (len(tok) + 1) * CHAR_W
-        y += step
-    return OcrPage(2000, y + 40, tuple(words), "test")
+_pages = _rules_pages()
+CHAR_W, LINE_H, LINE_STEP = _pages.CHAR_W, _pages.LINE_H, _pages.LINE_STEP
+page_from_rows, one_line_rows = _pages.page_from_rows, _pages.one_line_rows
 
 
 def spans(det, page):
