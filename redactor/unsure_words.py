@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from redactor.aligner import words_in_span
 from redactor.model import OcrPage, Span
 from redactor.taxonomy import is_critical
 
@@ -68,33 +69,23 @@ def _begins(span_type: str, text: str) -> bool:
 _FREE_FORM = frozenset({"EMAIL", "ONLINE_ID", "ADDRESS"})
 
 
-def _word_at(page: OcrPage, char: int) -> int | None:
-    for i, (s, e) in enumerate(page.offsets):
-        if s <= char < e:
-            return i
-    return None
-
-
 def grow_over_unsure_words(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
     """``spans`` with every critical span grown over the unsure words beside it (at most
     MAX_WORDS each side, same line, no wider gap than MAX_GAP text heights)."""
     if not page.words:
         return list(spans)
-    taken_by: dict[int, set[int]] = {}
-    for k, sp in enumerate(spans):
-        lo, hi = _word_at(page, sp.start), _word_at(page, max(sp.start, sp.end - 1))
-        for i in range(lo if lo is not None else 0, (hi + 1) if hi is not None else 0):
-            taken_by.setdefault(i, set()).add(k)
+    words_of = [words_in_span(page, sp.start, sp.end) for sp in spans]
+    owners: dict[int, set[int]] = {}
+    for k, ids in enumerate(words_of):
+        for i in ids:
+            owners.setdefault(i, set()).add(k)
     out = []
     for k, sp in enumerate(spans):
-        taken = {i for i, owners in taken_by.items() if owners - {k}}
-        if not is_critical(sp.type):
+        if not is_critical(sp.type) or not words_of[k]:
             out.append(sp)
             continue
-        first, last = _word_at(page, sp.start), _word_at(page, max(sp.start, sp.end - 1))
-        if first is None or last is None:
-            out.append(sp)
-            continue
+        taken = {i for i, ks in owners.items() if ks - {k}}
+        first, last = words_of[k][0], words_of[k][-1]
         hi = last
         for _ in range(MAX_WORDS):
             nxt = hi + 1
