@@ -2,8 +2,8 @@
 
 A span covers every word whose characters it touches; a span that cuts a word takes the
 whole word, because a half-hidden word is still readable, unless what it leaves out is
-punctuation whose glyphs the page's ink shows apart (``redactor.edge_trim``). Each span becomes the minimum
-rectangle(s) around its words: one rectangle when its lines stack into a compact block (an
+punctuation whose glyphs the page's ink shows apart (``redactor.edge_trim``). Each span
+becomes the minimum rectangle(s) around its words: one rectangle when its lines stack into a compact block (an
 address), one per line when a single rectangle would hide much more than the value (a value
 wrapped from the end of one line to the start of the next).
 """

@@ -14,7 +14,6 @@ from typing import Sequence
 from PIL import Image
 
 from redactor import registry
-from redactor.unsure_words import grow_over_unsure_words
 from redactor.aligner import Alignment, align_spans, propagate_repeats
 from redactor.config import RedactorConfig, load_config
 from redactor.errors import PluginFailed, RedactorError
@@ -22,6 +21,7 @@ from redactor.imageio import as_page_image
 from redactor.model import OcrPage, PageResult, Redaction, Span, WordBox
 from redactor.render import burn_in, parse_fill
 from redactor.taxonomy import is_known, parse_types
+from redactor.unsure_words import grow_over_unsure_words
 
 log = logging.getLogger(__name__)
 
@@ -154,12 +154,15 @@ class Redactor:
         return sorted(found, key=lambda s: (s.start, s.end, s.type))
 
     def locate(self, page: OcrPage, spans: Sequence[Span], image: Image.Image | None = None) -> Alignment:
-        # Fitting to ink also cuts edge punctuation off word boxes (it looks at the ink).
-        ink = image if self.config.fit_to_ink else None
-        alignment = align_spans(page, spans, mode=self.config.box_mode, image=ink)
-        if image is not None and self.config.fit_to_ink and alignment.redactions:
-            from redactor.ink_boxes import fit_redactions_to_ink
-            alignment = Alignment(fit_redactions_to_ink(image, alignment.redactions,
+        if image is None or not self.config.fit_to_ink:
+            return align_spans(page, spans, mode=self.config.box_mode)
+        from redactor.ink_boxes import fit_redactions_to_ink, to_gray
+        # one grey copy of the page for both looks at the ink: cutting edge punctuation off
+        # word boxes, then fitting the boxes
+        gray = to_gray(image)
+        alignment = align_spans(page, spans, mode=self.config.box_mode, image=gray)
+        if alignment.redactions:
+            alignment = Alignment(fit_redactions_to_ink(gray, alignment.redactions,
                                                         shrink=self.config.ink_shrink),
                                   alignment.dropped)
         return alignment
