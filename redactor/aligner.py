@@ -58,7 +58,8 @@ def words_in_span(page: OcrPage, start: int, end: int) -> list[int]:
 _COLUMN_GAP_HEIGHTS = 6.0
 
 
-def _split_at_column_gaps(boxes: list[BBox], others: Sequence[BBox] = ()) -> list[list[BBox]]:
+def _split_at_column_gaps(boxes: list[BBox], others: Sequence[BBox] = (),
+                          max_gap: float | None = _COLUMN_GAP_HEIGHTS) -> list[list[BBox]]:
     """Split one line's word boxes (left to right) where two neighbouring words are in
     different columns: another word (not part of the span) lies between them, or the gap is
     wider than a column gap. A value split across table cells (a modest gap, maybe a cell
@@ -66,7 +67,7 @@ def _split_at_column_gaps(boxes: list[BBox], others: Sequence[BBox] = ()) -> lis
     everything between them."""
     boxes = sorted(boxes, key=lambda b: b[0])
     heights = sorted(b[3] - b[1] for b in boxes)
-    limit = _COLUMN_GAP_HEIGHTS * heights[len(heights) // 2]
+    limit = float("inf") if max_gap is None else max_gap * heights[len(heights) // 2]
     groups = [[boxes[0]]]
     for b in boxes[1:]:
         left = groups[-1][-1]
@@ -78,19 +79,49 @@ def _split_at_column_gaps(boxes: list[BBox], others: Sequence[BBox] = ()) -> lis
     return groups
 
 
-def span_boxes(page: OcrPage, word_boxes: Sequence[tuple[int, BBox]], mode: BoxMode = "auto") -> list[BBox]:
+# What OCR reads a form's cell border or comb-box divider as.
+_RULE_GLYPHS = re.compile(r"^[|\[\]{}!]+|[|\[\]{}!]+$")
+# A word this many times taller than the line's other words got its height from a rule.
+_RULE_TALL = 1.3
+
+
+def _clamp_rule_heights(texts: Sequence[str], boxes: list[BBox]) -> list[BBox]:
+    """Boxes of one line with the words read from a vertical rule ("871 | 75 | 7808" in
+    comb boxes, "|55" with the divider stuck to it) cut to the height of the line's other
+    words: the rule's length is not the value's, and a box over it stands far above and
+    below the digits."""
+    plain = [b for t, b in zip(texts, boxes) if not _RULE_GLYPHS.search(t) and any(c.isalnum() for c in t)]
+    if not plain or len(plain) == len(boxes):
+        return boxes
+    y0, y1 = min(b[1] for b in plain), max(b[3] for b in plain)
+    heights = sorted(b[3] - b[1] for b in plain)
+    tall = _RULE_TALL * heights[len(heights) // 2]
+    return [(b[0], max(b[1], y0), b[2], min(b[3], y1))
+            if _RULE_GLYPHS.search(t) and b[3] - b[1] > tall and min(b[3], y1) > max(b[1], y0) else b
+            for t, b in zip(texts, boxes)]
+
+
+def span_boxes(page: OcrPage, word_boxes: Sequence[tuple[int, BBox]], mode: BoxMode = "auto",
+               split_columns: bool = True) -> list[BBox]:
     """Minimum rectangle(s) around a span's word boxes ((word index, box) pairs): one per
-    line segment, merged into one block rectangle when ``mode`` says so."""
-    by_line: dict[int, list[BBox]] = {}
+    line segment, merged into one block rectangle when ``mode`` says so. ``split_columns``
+    False keeps a line's words in one rectangle across wide empty gaps (a form's address
+    written across its street, city, state and ZIP cells is one value); words of other
+    values between them still split it."""
+    by_line: dict[int, list[tuple[str, BBox]]] = {}
     for i, box in word_boxes:
-        by_line.setdefault(page.words[i].line, []).append(box)
+        by_line.setdefault(page.words[i].line, []).append((page.words[i].text, box))
     inside = {i for i, _ in word_boxes}
     others: dict[int, list[BBox]] = {}
     for j, w in enumerate(page.words):
         if j not in inside and w.line in by_line:
             others.setdefault(w.line, []).append(w.bbox)
-    segments = [union_box(g) for line, boxes in by_line.items()
-                for g in _split_at_column_gaps(boxes, others.get(line, ()))]
+    segments = []
+    for line, items in by_line.items():
+        boxes = _clamp_rule_heights([t for t, _ in items], [b for _, b in items])
+        groups = _split_at_column_gaps(boxes, others.get(line, ()),
+                                       max_gap=None if not split_columns else _COLUMN_GAP_HEIGHTS)
+        segments.extend(union_box(g) for g in groups)
     if mode == "line" or len(segments) == 1:
         return segments
     whole = union_box(segments)
@@ -159,7 +190,7 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
         # The value reported is what the boxes show: a partial-word span reports (and hides)
         # the whole word unless the rest of the word was punctuation cut off its box.
         value = re.sub(r"\n\n+", "\n", page.text[vs:ve])
-        for box in span_boxes(page, boxes, mode):
+        for box in span_boxes(page, boxes, mode, split_columns=span.type not in BLOCK_TYPES):
             redactions.append(Redaction(bbox=box, type=span.type, value=value, score=span.score,
                                         sources=tuple(d for d in span.detector.split("+") if d)))
     if mode != "line":
@@ -169,6 +200,8 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
 
 # Types whose lines stack into one block (the contract's ADDRESS is one box over its lines).
 BLOCK_TYPES = frozenset({"ADDRESS"})
+# Parts of one block's row at most this many text heights apart are one line of it.
+_ROW_GAP_HEIGHTS = 2.2
 
 
 def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> list[Redaction]:
@@ -176,7 +209,9 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> 
     address whose street and city lines the detector found as two spans (because another
     column's text sits between them in reading order) is still one address block. Lines
     stack when their left edges are within a text height, the gap between them is at most a
-    text height, and one rectangle hides little more than the two parts."""
+    text height, and one rectangle hides little more than the two parts. A part just right
+    of another on its row ("5874 Winters Pike," | "West Robert, MO 79889", which OCR read as
+    separate lines with other text between them) joins it the same way."""
     out = list(redactions)
     merged = True
     while merged:
@@ -184,12 +219,15 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> 
         for i in range(len(out)):
             for j in range(len(out)):
                 a, b = out[i], out[j]
-                if i == j or a.type != b.type or a.type not in types or a.bbox[1] > b.bbox[1]:
+                if i == j or a.type != b.type or a.type not in types:
                     continue
                 h = min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
                 gap = b.bbox[1] - a.bbox[3]
                 whole = union_box([a.bbox, b.bbox])
-                if (abs(a.bbox[0] - b.bbox[0]) <= h and -h <= gap <= h
+                stacked = a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and -h <= gap <= h
+                beside = 0 <= b.bbox[0] - a.bbox[2] <= _ROW_GAP_HEIGHTS * h and \
+                    b.bbox[1] >= a.bbox[1] - h / 2 and b.bbox[3] <= a.bbox[3] + h / 2
+                if ((stacked or beside)
                         and _area(whole) <= _BLOCK_AREA_RATIO * (_area(a.bbox) + _area(b.bbox))):
                     value = a.value if a.value == b.value else f"{a.value}\n{b.value}"
                     out[i] = Redaction(whole, a.type, value, max(a.score, b.score),

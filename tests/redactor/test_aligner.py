@@ -115,3 +115,60 @@ def test_address_lines_found_as_two_spans_become_one_block():
     far = page_of([[("12", 142, 200), ("Elm", 206, 260)], [], [], [("Springfield", 142, 331)]])
     assert len(align_spans(far, [span_for(far, "12 Elm", "ADDRESS"),
                                  span_for(far, "Springfield", "ADDRESS")]).redactions) == 2
+
+
+def _comb_page():
+    # "871 | 75 | 7808" in comb boxes: OCR reads each divider as a tall "|" word (one glued
+    # to the digits after it), reaching far above and below the digits
+    words = [WordBox("871", (309, 743, 368, 774), 94.0, 0, 0), WordBox("|", (496, 725, 498, 795), 16.0, 0, 0),
+             WordBox("|75", (500, 725, 558, 795), 30.0, 0, 0), WordBox("|", (636, 725, 638, 795), 68.0, 0, 0),
+             WordBox("7808", (658, 743, 743, 774), 85.0, 0, 0)]
+    return OcrPage(2000, 2000, tuple(words), "test")
+
+
+def test_comb_box_dividers_do_not_stretch_the_box_over_the_rule():
+    page = _comb_page()
+    al = align_spans(page, [span_for(page, "871 | |75 | 7808", "ID_NUMBER")])
+    assert [r.bbox for r in al.redactions] == [(309.0, 743.0, 743.0, 774.0)]
+
+
+def test_a_divider_no_taller_than_the_digits_keeps_its_box():
+    words = [WordBox("871", (309, 743, 368, 774), 94.0, 0, 0), WordBox("|", (496, 740, 498, 777), 16.0, 0, 0),
+             WordBox("7808", (658, 743, 743, 774), 85.0, 0, 0)]
+    page = OcrPage(2000, 2000, tuple(words), "test")
+    al = align_spans(page, [span_for(page, "871 | 7808", "ID_NUMBER")])
+    assert [r.bbox for r in al.redactions] == [(309.0, 740.0, 743.0, 777.0)]
+
+
+def test_an_address_across_the_cells_of_a_form_row_is_one_box():
+    # street | city | state | ZIP cells, far apart with nothing else between them
+    row = [("686", 308, 360), ("Melissa", 370, 500), ("View", 510, 600), ("Erinmouth", 1200, 1400),
+           ("OK", 1700, 1750), ("71709", 2000, 2100)]
+    page = page_of([row])
+    page = OcrPage(2200, 2000, page.words, "test")
+    value = "686 Melissa View Erinmouth OK 71709"
+    al = align_spans(page, [span_for(page, value, "ADDRESS")])
+    assert [r.bbox for r in al.redactions] == [(308.0, 100.0, 2100.0, 140.0)]
+    # other values split at such gaps (two fields joined by OCR); two addresses found as
+    # two spans in two far cells stay two boxes
+    assert len(align_spans(page, [span_for(page, value, "PERSON")]).redactions) > 1
+    assert len(align_spans(page, [span_for(page, "686 Melissa View", "ADDRESS"),
+                                  span_for(page, "Erinmouth OK 71709", "ADDRESS")]).redactions) == 2
+
+
+def test_parts_of_an_address_row_that_ocr_read_as_separate_lines_become_one_box():
+    # "5874 Winters Pike," and "West Robert, MO 79889" on one printed row; OCR put a
+    # phone number of the next row between them in reading order
+    page = page_of([[("5874", 200, 260), ("Winters", 268, 380), ("Pike,", 388, 460)],
+                    [("613/734-2679", 326, 508)],
+                    [("West", 490, 560), ("Robert,", 568, 680), ("MO", 690, 730), ("79889", 740, 820)]])
+    words = [w if w.line != 2 else WordBox(w.text, (w.bbox[0], 100, w.bbox[2], 140), w.conf, 2, 0)
+             for w in page.words]
+    page = OcrPage(2000, 2000, tuple(words), "test")
+    spans = [span_for(page, "5874 Winters Pike,", "ADDRESS"), span_for(page, "West Robert, MO 79889", "ADDRESS")]
+    al = align_spans(page, spans)
+    assert [r.bbox for r in al.redactions] == [(200.0, 100.0, 820.0, 140.0)]
+    # a part far to the right is another column's value
+    far = OcrPage(2000, 2000, tuple(w if w.line != 2 else WordBox(w.text, (w.bbox[0] + 600, 100, w.bbox[2] + 600, 140),
+                                                                  w.conf, 2, 0) for w in page.words), "test")
+    assert len(align_spans(far, spans).redactions) == 2
