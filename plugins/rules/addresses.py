@@ -92,6 +92,7 @@ class _LineHit:
 
 
 SEGMENT_GAP = 2.2     # text heights: a wider gap between words starts another cell/column
+ROW_CHAIN = 3         # segments of one printed row an address line may run over
 JOIN_CHARS = 24       # address parts on one line this close together are one address
 
 
@@ -275,6 +276,40 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 return j
         return None
 
+    def row_chain(i: int) -> list[int]:
+        """The segments that continue segment i to its right on its row, nearest first:
+        OCR cut one printed line into several ("21925 Cynthia Cliff, Lake Diana," | "ND
+        34590"), often giving each its own line and putting other text between them."""
+        chain: list[int] = []
+        cur = i
+        while len(chain) < ROW_CHAIN:
+            x0, y0, x1, y1 = seg_box(cur)
+            h = layout.line_of_word(segs[cur][0]).height
+            best = None
+            for j in range(len(segs)):
+                if j == i or j in chain:
+                    continue
+                bx0, by0, bx1, by1 = seg_box(j)
+                if 0 <= bx0 - x1 <= SEGMENT_GAP * h and \
+                        min(y1, by1) - max(y0, by0) >= 0.5 * min(y1 - y0, by1 - by0) and \
+                        (best is None or bx0 < seg_box(best)[0]):
+                    best = j
+            if best is None:
+                break
+            chain.append(best)
+            cur = best
+        return chain
+
+    def city_continuation(i: int, start: int) -> list[int]:
+        """The segments right of segment i that, read after its text from ``start`` on,
+        make a city line ("Lake Diana," + "ND 34590"); empty when they do not."""
+        tail = text[start:layout.offsets[segs[i][-1]][1]]
+        for k, j in enumerate(row_chain(i)):
+            tail += " " + text[layout.offsets[segs[j][0]][0]:layout.offsets[segs[j][-1]][1]]
+            if rx.city_line.fullmatch(tail.strip(" ,;|").replace("\n", " ")):
+                return row_chain(i)[:k + 1]
+        return []
+
     def delivery_line_above(i: int) -> int | None:
         """The line right over a city line that opens its address on its own: the
         delivery line (house number or PO box first) that the street patterns did not read
@@ -304,14 +339,19 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
     out: list[Hit] = []
     used: set[int] = set()
     order = sorted(by_seg, key=lambda i: (seg_box(i)[1], seg_box(i)[0]))
-    row_next: dict[int, int] = {}    # street segment -> the city segment right of it
+    row_next: dict[int, list[int]] = {}    # street segment -> the city segment(s) right of it
     for si in order:
         kinds = {h.kind for h in by_seg[si]}
         if kinds & {"street", "po_box"} and not kinds & _ENDS_ADDRESS:
             nxt = seg_right(si)
             if nxt is not None:
-                row_next[si] = nxt
-    row_prev = {v: k for k, v in row_next.items()}
+                row_next[si] = [nxt]
+            else:
+                end = max(h.end for h in by_seg[si])
+                chain = city_continuation(si, end)
+                if chain:
+                    row_next[si] = chain
+    row_prev = {v: k for k, vs in row_next.items() for v in vs}
     for si in order:
         if si in row_prev and row_prev[si] not in used:
             si = row_prev[si]   # a block starts at its street line, not at the city beside it
@@ -324,10 +364,12 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
             if above is not None and above not in used:
                 block.insert(0, above)
         cur = si
-        if si in row_next and row_next[si] not in used:
-            cur = row_next[si]
-            block.append(cur)
-        while True:
+        closed = False
+        if si in row_next and not used.intersection(row_next[si]):
+            block.extend(row_next[si])
+            cur = row_next[si][-1]
+            closed = cur not in by_seg   # a city line made of row parts
+        while not closed:
             if {h.kind for h in by_seg.get(cur, [])} & _ENDS_ADDRESS:
                 break   # the city/postcode line closes an address: what follows is not it
             nxt = seg_below(cur, anchor)
@@ -337,6 +379,10 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 block.append(nxt)
                 cur = nxt
                 continue
+            chain = city_continuation(nxt, layout.offsets[segs[nxt][0]][0])
+            if chain and not used.intersection(chain):
+                block.extend([nxt, *chain])   # "Brownchester," | "NJ 41041": a city line in parts
+                break
             nxt2 = seg_below(nxt, anchor)
             if nxt2 is not None and nxt2 in by_seg and len(segs[nxt]) <= 4 and \
                     not any("@" in layout.words[w].text for w in segs[nxt]):

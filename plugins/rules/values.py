@@ -19,7 +19,12 @@ _NAME_WORD = re.compile(r"^[A-Z][A-Za-z'’\-–—]*\.?$|^[A-Z]\.(?:[A-Z]\.)*$"
 _LOWER_WORD = re.compile(r"^[a-z][a-z'’\-]+$")
 # '@' is how OCR often reads a 0 in a number
 _ID_TOKEN = re.compile(r"^[#@]?[A-Za-z0-9*][A-Za-z0-9*\-/._#:@]*$")
-_PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlS|()\-./]*[0-9][0-9OoIlS|()\-./]*$")
+# '$' and '§' are how OCR reads a 5 or 8 on a noisy scan; B/G/Z a 8/6/2
+_PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlSBGZ$§|()\-./]*[0-9][0-9OoIlSBGZ$§|()\-./]*$")
+# A currency sign stuck to a bare run of digits and capitals ("$244292", "£15897") after an
+# identifier's label: OCR's reading of a leading S, 5 or E. An amount has separators or
+# decimals ("$1,234.00") or sits under an amount's label, not an identifier's.
+_MISREAD_SIGN = re.compile(r"^[$£€§][A-Z0-9]*\d[A-Z0-9]*$")
 _EXT_TOKEN = re.compile(r"^(?:ext\.?|x|extension|#)(?:\d{1,6})?$", re.I)
 _DATE_TOKEN = re.compile(
     r"^(?:[0-9OoIl]{1,4}(?:[/.\-][0-9OoIl]{1,4}){0,2}(?:st|nd|rd|th)?|[A-Za-z]{3,9}\.?)$")
@@ -186,7 +191,9 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[in
         t = st[2]
         # "36 -51393": OCR put a space before the separator inside one identifier
         continued = bool(picked) and re.fullmatch(r"[\-/][A-Za-z0-9][A-Za-z0-9\-/]*", t) is not None
-        if is_money(t) or not (_ID_TOKEN.match(t) or continued):
+        misread = not picked and (strong or t[0] == "§") and _MISREAD_SIGN.match(t) is not None \
+            and sum(c.isdigit() for c in t) >= 3
+        if not misread and (is_money(t) or not (_ID_TOKEN.match(t) or continued)):
             break
         has_digit = any(c.isdigit() for c in t)
         masked = "*" in t or re.fullmatch(r"[Xx]{3,}", t) is not None
@@ -229,7 +236,9 @@ def phone_value(tokens: list[Token]) -> tuple[int, int] | None:
         return None
     value = "".join(t[2] for t in picked)
     main = re.split(r"(?i)ext|x", value)[0]
-    if len(cs.ocr_digits(main)) < 7 or cs.real_digit_share(main) < 0.7 or is_money(value):
+    # "$58/625-8129": a misread leading 5 or 8; an amount never has '/' or '-' inside
+    money = is_money(value) and not re.search(r"\d[\-/]\d", value)
+    if len(cs.ocr_digits(main)) < 7 or cs.real_digit_share(main) < 0.7 or money:
         return None
     return picked[0][0], picked[-1][1]
 

@@ -273,3 +273,45 @@ def test_a_field_name_in_capitals_is_not_a_surname(det):
 def test_an_initial_ocr_read_as_a_symbol_stays_with_the_name(det):
     assert ("PERSON", "&. Ray") in spans(det, page_from_rows(["FROM: &. Ray"]))
     assert ("PERSON", "Ray") in spans(det, page_from_rows(["FROM: - Ray"]))
+
+
+# ---- OCR that cut an address row, or read a digit as a sign --------------------------------
+
+def test_an_address_row_that_ocr_cut_into_two_lines_is_one_address(det):
+    # "ND 34590" became a line of its own, right of the rest of its printed row
+    page = page_from_rows([[(20, "21925 Cynthia Cliff, Lake Diana,"), (400, "ND 34590")]])
+    got = spans(det, page)
+    assert ("ADDRESS", "21925 Cynthia Cliff, Lake Diana,\nND 34590") in got
+
+
+def test_a_city_line_that_ocr_cut_in_two_under_the_street_line(det):
+    page = page_from_rows(["252 Sarah Street Suite 656", [(20, "Brownchester,"), (200, "NJ 41041")]])
+    got = spans(det, page)
+    assert ("ADDRESS", "252 Sarah Street Suite 656\nBrownchester,\nNJ 41041") in got
+
+
+def test_row_parts_that_make_no_city_line_stay_out_of_the_address(det):
+    page = page_from_rows(["252 Sarah Street Suite 656", [(20, "Brownchester,"), (200, "Invoice 41041")]])
+    got = spans(det, page)
+    assert not any("41041" in t for ty, t in got if ty == "ADDRESS")
+
+
+@pytest.mark.parametrize("row, value", [
+    ("PO Number: $244292", "$244292"),          # S or 5 read as '$'
+    ("ESTIMATE # §380", "§380"),
+    ("Cust. # $23606120", "$23606120"),
+])
+def test_an_identifier_whose_first_character_ocr_read_as_a_sign(det, row, value):
+    got = spans(det, page_from_rows([row]))
+    assert any(t == value and ty in ("REFERENCE_NUMBER", "ACCOUNT_NUMBER", "ID_NUMBER") for ty, t in got), got
+
+
+def test_an_amount_after_an_identifier_label_is_still_an_amount(det):
+    for row in ("PO Number: $1,244.00", "Total: $244292"):
+        got = spans(det, page_from_rows([row]))
+        assert not any("$" in t for _, t in got), (row, got)
+
+
+def test_a_phone_number_with_a_digit_read_as_a_dollar_sign(det):
+    got = spans(det, page_from_rows(["Phone: 1 772 $86 9002"]))
+    assert ("PHONE", "1 772 $86 9002") in got
