@@ -26,14 +26,16 @@ _NARROW = set("()[]{}")                # narrow, any height ("|" and "!" are too
 _COLON = set(":;")                     # narrow
 _QUOTE = set("'\"‘’“”`")               # narrow, in the upper half
 _ANGLE = set("<>")                     # around e-mail addresses: as wide as a digit, short
-TRIMMABLE = _LOW | _NARROW | _COLON | _QUOTE | _ANGLE
+_RULE = set("_")                       # a form's fill-in line touching the value: flat, low
+TRIMMABLE = _LOW | _NARROW | _COLON | _QUOTE | _ANGLE | _RULE
 
 LOW_MAX_HEIGHT = 0.45
 LOW_MAX_WIDTH = 0.3
-NARROW_MAX_WIDTH = 0.3    # a bracket touching a digit ("1)") is wider than this: no trim
+NARROW_MAX_WIDTH = 0.36   # a bracket touching a digit ("1)") is wider than this: no trim
 COLON_MAX_WIDTH = 0.25
 ANGLE_MAX_WIDTH = 0.8
 ANGLE_MAX_HEIGHT = 0.7
+RULE_MAX_HEIGHT = 0.2
 CONTEXT = 1.0             # the threshold is taken on a crop this many heights around the box
 
 
@@ -63,6 +65,8 @@ def _is_shaped_like(ch: str, glyph: np.ndarray, h: float) -> bool:
         return gw <= NARROW_MAX_WIDTH * h
     if ch in _ANGLE:
         return gw <= ANGLE_MAX_WIDTH * h and gh <= ANGLE_MAX_HEIGHT * h
+    if ch in _RULE:
+        return gh <= RULE_MAX_HEIGHT * h and centre > 0.6 * h
     return False
 
 

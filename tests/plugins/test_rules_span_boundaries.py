@@ -315,3 +315,10 @@ def test_an_amount_after_an_identifier_label_is_still_an_amount(det):
 def test_a_phone_number_with_a_digit_read_as_a_dollar_sign(det):
     got = spans(det, page_from_rows(["Phone: 1 772 $86 9002"]))
     assert ("PHONE", "1 772 $86 9002") in got
+
+
+def test_a_number_on_a_fill_in_line_keeps_its_first_digits(det):
+    # the form's underscores touch the value: "_(744)" is one OCR word
+    got = spans(det, page_from_rows(["Home _(744) 243-3646", "Account 55012345_"]))
+    assert ("PHONE", "(744) 243-3646") in got
+    assert any(t == "55012345" for _, t in got), got

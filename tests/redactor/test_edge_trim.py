@@ -58,6 +58,29 @@ def test_brackets_and_full_stop_around_a_reference_are_cut():
     assert cut[0] >= lb[2] and cut[2] <= rb[0]
 
 
+@pytest.mark.parametrize("font_path", [SANS, SERIF])
+def test_brackets_of_a_bold_serif_number_are_cut(font_path):
+    # brackets of heavier faces are wider against the word box's height than DejaVu's
+    font = font_path.replace("Regular", "Bold").replace("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
+    gray, (lb, value, rb, stop) = render(["(", "9755-841", ")", "."], font)
+    cut = trim_word_box(gray, word_box([lb, value, rb, stop]), "(9755-841).", 1, 9)
+    assert cut is not None
+    assert cut[0] <= value[0] and cut[2] >= value[2]
+    assert cut[0] >= lb[2] and cut[2] <= rb[0]
+
+
+def test_a_fill_in_line_touching_the_value_is_cut():
+    gray, (line, value) = render(["____", "(744)"])
+    cut = trim_word_box(gray, word_box([line, value]), "_(744)", 1, 6)
+    assert cut is not None and cut[0] >= line[2] - 1 and cut[2] >= value[2]
+    # every inked pixel of the value above the line is inside the cut box
+    above = gray[value[1]:line[1], line[2] - 1:int(cut[0])]
+    assert not (above < 128).any()
+    # a letter read as "_" is not flat: it stays
+    gray, (letter, value) = render(["x", "(744)"])
+    assert trim_word_box(gray, word_box([letter, value]), "_(744)", 1, 6) is None
+
+
 def test_angle_brackets_around_an_email_are_cut():
     gray, (lb, value, rb) = render(["<", "ana@acme.org", ">"])
     cut = trim_word_box(gray, word_box([lb, value, rb]), "<ana@acme.org>", 1, 13)
