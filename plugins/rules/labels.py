@@ -32,6 +32,14 @@ MAX_LISTED_NAMES = 8
 # space their parts widely
 COLUMN_WORD_GAP = 3.0
 
+# A strong label's unreadable value (LabelRules._unreadable_value): words read below this
+# confidence (0-100) are unsure; at most this many words by kind of value are taken, with
+# at least this many letters and digits; the score says "label, but no value shape".
+UNREADABLE_CONF = 50.0   # the bar of redactor.unsure_words
+UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "online": 2}
+UNREADABLE_MIN_CHARS = 3
+UNREADABLE_SCORE = 0.6
+
 FILLERS = {"is", "was", "are", "will", "be", "of", "=", "-", "", "#", "no", "number", "nr", "reads",
            "ending", "in", "on", "file"}
 JUNK = "‘’'`\"“”|•·*~^_.,;:!-–—=+"
@@ -538,6 +546,8 @@ class LabelRules:
                     found = self._value(g, toks, lh.strong)
                 if found:
                     break
+            if not found and toks and lh.strong:
+                found = self._unreadable_value(groups[0], toks)
             if found or toks or not lh.strong:
                 hits.extend(found)
                 continue
@@ -553,7 +563,34 @@ class LabelRules:
                     hits.extend(found)
                     hits.extend(self._table_rows(g, lh, run))
                     break
+            else:
+                hits.extend(self._unreadable_value(groups[0], btoks))
         return hits
+
+    def _unreadable_value(self, group: LabelGroup, toks: list[V.Token]) -> list[Hit]:
+        """The value of a strong label ("To:", "Phone:", a form cell's caption) that OCR
+        could not read: the words where it stands are mostly ones OCR was unsure of, so no
+        value shape matched. A reader may still make it out on the scan, so it is hidden
+        as the label's type all the same (fail closed); confident words are what they say
+        and are never taken this way."""
+        limit = UNREADABLE_WORDS.get(group.value)
+        if limit is None:
+            return []
+        while toks and not any(c.isalnum() for c in toks[0][2]):
+            toks = toks[1:]    # a speck or a dash between the label and the value
+        taken: list[tuple[V.Token, float]] = []
+        for t in toks[:limit]:
+            w = self.layout.word_at(t[0])
+            if w is None or (taken and t[0] in self.label_starts):
+                break
+            taken.append((t, self.layout.words[w].conf))
+        while taken and not 0 <= taken[-1][1] < UNREADABLE_CONF:
+            taken.pop()        # a confident word after the value is something else
+        unsure = [t for t, c in taken if 0 <= c < UNREADABLE_CONF]
+        if not taken or 2 * len(unsure) < len(taken) or \
+                sum(c.isalnum() for t, _ in taken for c in t[2]) < UNREADABLE_MIN_CHARS:
+            return []
+        return [Hit(group.rule, taken[0][0][0], taken[-1][0][1], UNREADABLE_SCORE)]
 
 
 def _speck(w) -> bool:

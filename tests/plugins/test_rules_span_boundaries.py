@@ -322,3 +322,35 @@ def test_a_number_on_a_fill_in_line_keeps_its_first_digits(det):
     got = spans(det, page_from_rows(["Home _(744) 243-3646", "Account 55012345_"]))
     assert ("PHONE", "(744) 243-3646") in got
     assert any(t == "55012345" for _, t in got), got
+
+
+# ---- a strong label's value that OCR could not read -------------------------------------
+
+def _unsure(page, texts, conf=0.0):
+    words = tuple(WordBox(w.text, w.bbox, conf if w.text in texts else w.conf, w.line, w.block)
+                  for w in page.words)
+    return OcrPage(page.width, page.height, words, page.engine)
+
+
+def test_an_unreadable_value_after_a_strong_label_is_still_hidden(det):
+    # "Tiffany Page" read as "7iffany P4ge", "384.771.9795" as "Ted 70. 69%"
+    page = _unsure(page_from_rows(["To: 7iffany P4ge", "Phone: Ted 70. 69%"]),
+                   {"7iffany", "P4ge", "Ted", "70.", "69%"})
+    got = spans(det, page)
+    assert ("PERSON", "7iffany P4ge") in got
+    assert ("PHONE", "Ted 70. 69%") in got
+
+
+def test_confident_words_after_a_label_are_what_they_say(det):
+    # the same words read with confidence: no name, no phone number
+    got = spans(det, page_from_rows(["To: 7iffany P4ge", "Phone: Ted 70. 69%"]))
+    assert not any(ty in ("PERSON", "PHONE") for ty, _ in got), got
+    # and a confident word after the unsure ones is not taken
+    page = _unsure(page_from_rows(["Fax: 5S5-O1Z3 Thanks"]), {"5S5-O1Z3"})
+    assert ("PHONE", "5S5-O1Z3") in spans(det, page)
+
+
+def test_unsure_words_after_a_weak_label_are_left(det):
+    # "phone" in running text, no colon: not enough to hide what follows
+    page = _unsure(page_from_rows(["call the phone Ted 70. 69% later"]), {"Ted", "70.", "69%"})
+    assert not any(ty == "PHONE" for ty, _ in spans(det, page))
