@@ -37,6 +37,7 @@ class RedactorConfig:
     ink_shrink: bool = False                    # with fit_to_ink: also cut empty margins
     propagate_repeats: bool = True
     grow_over_unsure: bool = True               # critical spans take in garbled words beside them
+    grow_over_unread_ink: bool = True           # critical boxes take in unread ink beside them
     verify: bool = False                        # re-read every output page before writing it
     on_verify_fail: str = "fail"                # fail | quarantine
     page_timeout: float | None = None           # seconds; runs pages in a killable child process

@@ -21,6 +21,7 @@ from redactor.imageio import as_page_image
 from redactor.model import OcrPage, PageResult, Redaction, Span, WordBox
 from redactor.render import burn_in, parse_fill
 from redactor.taxonomy import is_known, parse_types
+from redactor.unread_ink import grow_redactions_over_unread_ink
 from redactor.unsure_words import grow_over_unsure_words
 
 log = logging.getLogger(__name__)
@@ -162,9 +163,10 @@ class Redactor:
         gray = to_gray(image)
         alignment = align_spans(page, spans, mode=self.config.box_mode, image=gray)
         if alignment.redactions:
-            alignment = Alignment(fit_redactions_to_ink(gray, alignment.redactions,
-                                                        shrink=self.config.ink_shrink),
-                                  alignment.dropped)
+            redactions = fit_redactions_to_ink(gray, alignment.redactions, shrink=self.config.ink_shrink)
+            if self.config.grow_over_unread_ink:
+                redactions = grow_redactions_over_unread_ink(gray, redactions, page.words)
+            alignment = Alignment(redactions, alignment.dropped)
         return alignment
 
     def _ocr_free_redactions(self, image: Image.Image) -> list[Redaction]:

@@ -1,0 +1,122 @@
+"""Growing critical boxes along their line over ink that OCR did not read.
+
+On a faint or broken scan OCR often drops the end or the start of a value: the ZIP of an
+address line, the last group of a phone number, a "+1" before it. No word box covers that
+ink, so no detector can tag it, yet a reader sees it right beside the black box and reads
+the value's missing part. A box of a critical type therefore grows sideways, on its own
+line band, over the glyph-like ink that follows it at word spacing and that no OCR word
+claims. It stops at the first OCR word (that text was read and judged), at a gap wider than
+a word space, at a rule or cell border, and after a bounded length. Pure functions on numpy
+arrays; the Redaction-level wrapper keeps everything but the box.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from statistics import median
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+from redactor.model import BBox, Redaction, WordBox
+from redactor.taxonomy import is_critical
+
+# All relative to the text height h of the box's line.
+GAP = 0.9           # unread ink must start within this of the box edge, and its glyphs
+                    # lie at most this far apart (a word space is about 0.3-0.6 h)
+MAX_GROW = 6.0      # at most this much added on a side (a ZIP, a phone group, a surname)
+MIN_GLYPH_H = 0.3   # components shorter than this are dots, dashes or dust ...
+MAX_GLYPH_H = 1.6   # ... taller than this, a border or a line of another size
+MAX_GLYPH_W = 4.0   # wider than this, a rule or a smear, not letters
+BAND_INSET = 0.15   # the band is the box's rows less this share top and bottom (neighbours'
+                    # descenders and ascenders reach into it)
+
+
+def page_ink_threshold(gray: np.ndarray) -> float:
+    """The page's Otsu threshold: ink is what is at most this dark (as the evaluator counts it)."""
+    return float(cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0])
+
+
+def _line_height(box: BBox, words: Sequence[WordBox]) -> float:
+    """Median height of the words whose centre lies in the box; the box's height without."""
+    hs = [w.bbox[3] - w.bbox[1] for w in words
+          if box[0] <= (w.bbox[0] + w.bbox[2]) / 2 <= box[2] and box[1] <= (w.bbox[1] + w.bbox[3]) / 2 <= box[3]]
+    return float(median(hs)) if hs else box[3] - box[1]
+
+
+def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: float, y1: float,
+                      h: float, words: Sequence[WordBox]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Between x0 and x1 (page x): the column spans of glyph-like ink components centred in
+    rows y0..y1 outside every OCR word box, and the spans that stop growth (OCR words and
+    borders or rules crossing the band); both sorted left to right."""
+    H, W = gray.shape
+    cy0, cy1 = max(0, int(y0 - h)), min(H, int(y1 + h))
+    x0, x1 = max(0, x0), min(W, x1)
+    if x1 - x0 < 2 or cy1 - cy0 < 2:
+        return [], []
+    mask = (gray[cy0:cy1, x0:x1] <= threshold).astype(np.uint8)
+    stops = []
+    for w in words:
+        bx0, by0, bx1, by1 = w.bbox
+        if bx1 > x0 and bx0 < x1 and by1 > cy0 and by0 < cy1:
+            mask[max(0, int(by0) - cy0):max(0, int(np.ceil(by1)) - cy0),
+                 max(0, int(bx0) - x0):max(0, int(np.ceil(bx1)) - x0)] = 0
+            if by1 > y0 and by0 < y1:
+                stops.append((int(bx0), int(np.ceil(bx1))))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    glyphs = []
+    for k in range(1, n):
+        sx, sy, sw, sh, _ = stats[k]
+        top, bottom = cy0 + sy, cy0 + sy + sh
+        span = (x0 + int(sx), x0 + int(sx + sw))
+        if sh > MAX_GLYPH_H * h or sw > MAX_GLYPH_W * h:
+            if top < y1 and bottom > y0:
+                stops.append(span)     # a border or rule across the line ends the value
+            continue
+        if sh < MIN_GLYPH_H * h or not y0 <= (top + bottom) / 2 <= y1:
+            continue
+        glyphs.append(span)
+    return sorted(glyphs), sorted(stops)
+
+
+def _grow_right(glyphs: list[tuple[int, int]], stops: list[tuple[int, int]], edge: float,
+                gap: float, limit: float) -> float:
+    reach = edge
+    for c0, c1 in glyphs:
+        if c1 <= reach:
+            continue
+        if c0 - reach > gap or c1 > limit or any(reach <= s0 < c1 for s0, _ in stops):
+            break
+        reach = c1
+    return reach
+
+
+def _mirror(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return sorted((-c1, -c0) for c0, c1 in spans)
+
+
+def grow_box_over_unread_ink(gray: np.ndarray, box: BBox, words: Sequence[WordBox],
+                             threshold: float) -> BBox:
+    """``box`` grown left and right over unread glyph ink on its line band (see module doc)."""
+    x0, y0, x1, y1 = box
+    h = _line_height(box, words)
+    if h < 4:
+        return box
+    inset = BAND_INSET * min(h, y1 - y0)
+    by0, by1 = y0 + inset, y1 - inset
+    gap, most = GAP * h, MAX_GROW * h
+    glyphs, stops = _glyphs_and_stops(gray, threshold, int(np.ceil(x1)), int(x1 + most + 1), by0, by1, h, words)
+    new_x1 = _grow_right(glyphs, stops, x1, gap, x1 + most)
+    glyphs, stops = _glyphs_and_stops(gray, threshold, int(x0 - most), int(np.floor(x0)), by0, by1, h, words)
+    new_x0 = -_grow_right(_mirror(glyphs), _mirror(stops), -x0, gap, -x0 + most)
+    return (float(new_x0), y0, float(new_x1), y1)
+
+
+def grow_redactions_over_unread_ink(gray: np.ndarray, redactions: Sequence[Redaction],
+                                    words: Sequence[WordBox]) -> list[Redaction]:
+    """Critical redactions grown over the unread ink beside them; others unchanged."""
+    if not any(is_critical(r.type) for r in redactions):
+        return list(redactions)
+    threshold = page_ink_threshold(gray)
+    return [replace(r, bbox=grow_box_over_unread_ink(gray, r.bbox, words, threshold))
+            if is_critical(r.type) else r for r in redactions]
