@@ -255,7 +255,9 @@ class LabelRules:
         clear_stops, self.stop_starts = _stop_starts(layout, lex)
         self.terminators |= clear_stops
         self.label_words = {w for lh in self.labels if lh.strong for w in lh.words}
-        self.label_starts = {lh.start for lh in self.labels}
+        # a label that names nothing where it stands (a strict one-letter label like "W",
+        # the work phone's, without its colon: the initial in "Cook, Regina W.") ends nothing
+        self.label_starts = {lh.start for lh in self.labels if self._groups(lh)}
         self.terminator_words = {layout.word_at(t) for t in self.terminators} - {None}
         # last words of labels that take the value right of them on their own row
         self.row_label_ends = {lh.words[-1] for lh in self.labels if lh.strong}

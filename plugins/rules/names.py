@@ -8,11 +8,13 @@ import re
 
 from plugins.rules import values as V
 from plugins.rules.hits import Hit
-from plugins.rules.layout import Layout
+from plugins.rules.layout import Layout, Line
 from plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
 
 SIGNATURE_LINES = 5          # lines under a closing searched for the name
 SIGNATURE_GAP = 8.0          # text heights: room for a handwritten signature
+SCRAWL_HEIGHT = 2.0          # a line this many times the closing's height is handwriting ...
+SCRAWL_CONF = 40.0           # ... and so is one read with mean confidence under this (0-100)
 COLUMN_GAP = 1.5             # text heights: a wider gap inside a line separates two columns
 SALUTATION_LIKENESS = 0.6    # a misread salutation word ("Dinar" for "Dear")
 SALUTATION_MAX_WORDS = 5
@@ -122,6 +124,8 @@ def find_name_hits(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None
         h = line.height
         cands = layout.lines_below(line.x0 - 2 * h, line.x1 + 10 * h, line.y1, h, SIGNATURE_GAP * h)
         for below in cands[:SIGNATURE_LINES]:
+            if _scrawl(layout, below, h):
+                continue
             toks = _tokens(layout, name_run(layout, list(below.words), stops))
             r = V.name_value(toks, vocab, loose=False)
             if r is None:
@@ -136,6 +140,13 @@ def find_name_hits(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None
             out.append(Hit("name_signature", s, e, 0.75))
             break
     return out
+
+
+def _scrawl(layout: Layout, line: Line, h: float) -> bool:
+    """A handwritten signature that OCR read as words ("Maw [Beme"): far taller than the
+    typed closing above it, or read with little confidence. The typed name is under it."""
+    confs = [layout.words[w].conf for w in line.words if layout.words[w].conf >= 0]
+    return line.height > SCRAWL_HEIGHT * h or bool(confs) and sum(confs) / len(confs) < SCRAWL_CONF
 
 
 _CONTACT_AFTER = re.compile(r"^(?:[+(]?\d|\S+@\S+|ext\.?$|x\d)", re.I)

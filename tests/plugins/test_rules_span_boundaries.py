@@ -354,3 +354,25 @@ def test_unsure_words_after_a_weak_label_are_left(det):
     # "phone" in running text, no colon: not enough to hide what follows
     page = _unsure(page_from_rows(["call the phone Ted 70. 69% later"]), {"Ted", "70.", "69%"})
     assert not any(ty == "PHONE" for ty, _ in spans(det, page))
+
+
+def test_a_middle_initial_that_spells_a_one_letter_label_stays_in_the_name(det):
+    # "W" is the work phone's label only with its colon or alone in a cell
+    page = one_line_rows([[(20, "NAME (Last, First, M.I.)"), (700, "DATE OF BIRTH")],
+                          [(20, "Cook, Regina W."), (700, "01/20/1988")]])
+    assert ("PERSON", "Cook, Regina W.") in spans(det, page)
+
+
+def test_the_typed_name_under_a_signature_that_ocr_read_as_words(det):
+    # OCR read the handwritten signature as "Maw [Beme": tall, unsure words between the
+    # closing and the typed name
+    rows = ["Very truly yours,", "Maw [Beme", "Taylor Hicks", "Research Officer"]
+    page = page_from_rows(rows)
+    words = []
+    for w in page.words:
+        if w.line == 1:
+            w = WordBox(w.text, (w.bbox[0], w.bbox[1] - 30, w.bbox[2], w.bbox[3] + 25), 20.0, w.line, w.block)
+        words.append(w)
+    got = spans(det, OcrPage(page.width, page.height, tuple(words), page.engine))
+    assert ("PERSON", "Taylor Hicks") in got
+    assert not any("Maw" in t for _, t in got)
