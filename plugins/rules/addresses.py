@@ -23,6 +23,7 @@ class AddressRegexes:
     street: re.Pattern
     po_box: re.Pattern
     city_line: re.Pattern
+    city_line_loose: re.Pattern
     uk_postcode: re.Pattern
     ca_postcode: re.Pattern
     eu_street: re.Pattern
@@ -56,6 +57,13 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     city_line = re.compile(
         rf"(?<![\w])(?<!_){speck}(?:{place}[ ]?[,|][ ]?|{place}[ ]+){speck}"
         rf"(?:(?:{states})\.?|{state_names}|(?:{provs}))[ ]?[,|]?[ ]+(?:{zip_us}|{ca_pc})(?![\w])")
+    # The city line as OCR damages it on a bad scan: the state code misread ("Nj", "VP",
+    # "HW"), the ZIP with letters for digits ("[5658", "O8917"; at least three real digits).
+    # Only ever taken beside or under a street line (kind "city_line_loose" needs company).
+    # "City, ST" without a ZIP is not taken: that is how a place (LOCATION) is written.
+    zipish = r"[0-9OoIlSsBZzG$£\[(|]{5}(?:[ ]?-[ ]?\d{4})?"
+    city_line_loose = re.compile(
+        rf"(?<![\w]){speck}{place}[ ]?[,.][ ]?[A-Za-z]{{2}}\.?[ ]?[,.]?[ ]+{zipish}(?![\w])")
     uk_postcode = re.compile(r"(?<![\w])[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[ABD-HJLNP-UW-Z]{2}(?![\w])")
     ca_postcode = re.compile(rf"(?<![\w]){ca_pc}(?![\w])")
     endings = _alt(vocab.eu_street_endings)
@@ -68,19 +76,22 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     eu_city = re.compile(
         r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?\d{4,5}[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
         r"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?![\w])")
-    return AddressRegexes(street, po_box, city_line, uk_postcode, ca_postcode, eu_street, eu_city)
+    return AddressRegexes(street, po_box, city_line, city_line_loose, uk_postcode, ca_postcode,
+                          eu_street, eu_city)
 
 
 # how strongly each kind of line says "address" on its own
-_SCORES = {"street": 0.8, "po_box": 0.85, "city_line": 0.85, "uk_postcode": 0.7, "ca_postcode": 0.8,
+_SCORES = {"street": 0.8, "po_box": 0.85, "city_line": 0.85, "city_line_loose": 0.6,
+           "uk_postcode": 0.7, "ca_postcode": 0.8,
            "eu_street": 0.6, "eu_city": 0.5}
 _RULES = {"street": "address_street", "po_box": "address_po_box", "city_line": "address_city_line",
+          "city_line_loose": "address_city_line",
           "uk_postcode": "address_postcode", "ca_postcode": "address_postcode",
           "eu_street": "address_street", "eu_city": "address_city_line"}
 # kinds of line that end an address (city + state + ZIP, postcode lines)
-_ENDS_ADDRESS = {"city_line", "uk_postcode", "ca_postcode", "eu_city"}
+_ENDS_ADDRESS = {"city_line", "city_line_loose", "uk_postcode", "ca_postcode", "eu_city"}
 # kinds that need a neighbouring address line before they count
-_NEEDS_COMPANY = {"eu_street", "eu_city"}
+_NEEDS_COMPANY = {"eu_street", "eu_city", "city_line_loose"}
 
 
 @dataclass
@@ -147,6 +158,8 @@ def _raw_hits(layout: Layout, rx: AddressRegexes, segs, seg_of,
             s, e = m.span()
             while e > s and text[e - 1] in " ,;":
                 e -= 1
+            if kind == "city_line_loose" and sum(c.isdigit() for c in text[s:e].rsplit(" ", 1)[-1]) < 3:
+                continue   # a "ZIP" with fewer than three real digits is a word, not a misread ZIP
             if kind == "street" and not m.group("suffix")[0].isupper():
                 # "12 Main St", not "12 main st" in running text
                 continue

@@ -376,3 +376,23 @@ def test_the_typed_name_under_a_signature_that_ocr_read_as_words(det):
     got = spans(det, OcrPage(page.width, page.height, tuple(words), page.engine))
     assert ("PERSON", "Taylor Hicks") in got
     assert not any("Maw" in t for _, t in got)
+
+
+def test_a_city_line_ocr_damaged_after_its_street_line(det):
+    # the state code read "Nj"/"VP", the ZIP with a bracket for a digit
+    for row, value in [("5515 Melanie Dam, New Joseph, Nj 85256", "5515 Melanie Dam, New Joseph, Nj 85256"),
+                       ("9506 Page Roads, North Devonville, VP [7758", "9506 Page Roads, North Devonville, VP [7758")]:
+        assert ("ADDRESS", value) in spans(det, page_from_rows([row])), row
+    # under a street line too
+    got = spans(det, page_from_rows(["139 Kent Estate", "Elizabethshire, Wv O8038"]))
+    assert ("ADDRESS", "139 Kent Estate\nElizabethshire, Wv O8038") in got
+
+
+def test_a_damaged_city_line_alone_or_a_place_beside_an_address_is_not_taken(det):
+    got = spans(det, page_from_rows(["New Joseph, Nj 85256"]))
+    assert not any(ty == "ADDRESS" for ty, _ in got), got
+    got = spans(det, page_from_rows(["14960 Tony Street Apt. 126, Campbellbury, NH 96153 Lake Thomasside, NY"]))
+    assert not any("Thomasside" in t for ty, t in got if ty == "ADDRESS"), got
+    # a "ZIP" that is mostly letters is a word
+    got = spans(det, page_from_rows(["198 Hughes Courts, New Kendra, NC Gad7e"]))
+    assert not any("Gad7e" in t for ty, t in got if ty == "ADDRESS"), got
