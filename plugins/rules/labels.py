@@ -266,8 +266,10 @@ class LabelRules:
     def _is_terminator_word(self, w: int) -> bool:
         return w in self.terminator_words
 
-    def right_tokens(self, lh: LabelHit) -> list[V.Token]:
-        """Tokens on the label's line after it, up to the next label or a wide gap."""
+    def right_tokens(self, lh: LabelHit, first_gap: float | None = None) -> list[V.Token]:
+        """Tokens on the label's line after it, up to the next label or a wide gap
+        (``first_gap`` text heights before the value's first word; by default by the
+        label's strength)."""
         lay = self.layout
         h = lh.line.height
         toks: list[V.Token] = []
@@ -275,8 +277,9 @@ class LabelRules:
         ls, le = lay.offsets[last]
         if lh.end < le and self.text[lh.end:le].strip(JUNK):
             toks.append((lh.end, le, self.text[lh.end:le]))
-        first_gap = RIGHT_GAP_MARKED if (lh.has_term or lh.has_num) else \
-            RIGHT_GAP_STRONG if lh.strong else RIGHT_GAP_WEAK
+        if first_gap is None:
+            first_gap = RIGHT_GAP_MARKED if (lh.has_term or lh.has_num) else \
+                RIGHT_GAP_STRONG if lh.strong else RIGHT_GAP_WEAK
         prev = last
         w = lay.next_in_line(last)
         if w is None and not toks:
@@ -550,6 +553,14 @@ class LabelRules:
                     break
             if not found and toks and lh.strong:
                 found = self._unreadable_value(groups[0], toks)
+            if not found and not lh.strong and lh.first_on_line:
+                # a fill-in line's caption without a colon ("Phone     342.660.3585" on a
+                # message slip): far from its value, which only a strict shape may then be
+                wide = self.right_tokens(lh, RIGHT_GAP_STRONG)
+                for g in groups:
+                    if g.value == "phone":
+                        found = self._value(g, wide, False)
+                        break
             if found or toks or not lh.strong:
                 hits.extend(found)
                 continue

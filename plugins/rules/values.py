@@ -17,10 +17,10 @@ _MONEY = re.compile(r"^[(\-]?[$€£¥]|^\(?-?\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?\)
                     r"|^(?:USD|EUR|GBP)$")
 _NAME_WORD = re.compile(r"^[A-Z][A-Za-z'’\-–—]*\.?$|^[A-Z]\.(?:[A-Z]\.)*$")
 _LOWER_WORD = re.compile(r"^[a-z][a-z'’\-]+$")
-# '@' is how OCR often reads a 0 in a number
-_ID_TOKEN = re.compile(r"^[#@]?[A-Za-z0-9*][A-Za-z0-9*\-/._#:@]*$")
+# '@' is how OCR often reads a 0 in a number, '=' a hyphen on a noisy scan ("69231=72")
+_ID_TOKEN = re.compile(r"^[#@]?[A-Za-z0-9*][A-Za-z0-9*\-/._#:@=]*$")
 # '$' and '§' are how OCR reads a 5 or 8 on a noisy scan; B/G/Z a 8/6/2
-_PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlSBGZ$§|()\-./]*[0-9][0-9OoIlSBGZ$§|()\-./]*$")
+_PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlSBGZ$§|()\-.,/]*[0-9][0-9OoIlSBGZ$§|()\-.,/]*$")
 # A currency sign stuck to a bare run of digits and capitals ("$244292", "£15897") after an
 # identifier's label: OCR's reading of a leading S, 5 or E. An amount has separators or
 # decimals ("$1,234.00") or sits under an amount's label, not an identifier's.

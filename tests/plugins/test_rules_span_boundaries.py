@@ -396,3 +396,25 @@ def test_a_damaged_city_line_alone_or_a_place_beside_an_address_is_not_taken(det
     # a "ZIP" that is mostly letters is a word
     got = spans(det, page_from_rows(["198 Hughes Courts, New Kendra, NC Gad7e"]))
     assert not any("Gad7e" in t for ty, t in got if ty == "ADDRESS"), got
+
+
+def test_mail_header_cc_read_as_ce(det):
+    got = spans(det, page_from_rows(["To: Marie Cameron", "Ce: Heather Simmons", "Subject: RE: Contract"]))
+    assert ("PERSON", "Heather Simmons") in got
+
+
+def test_ocr_commas_and_equals_signs_inside_numbers(det):
+    got = spans(det, page_from_rows(["Call 710,786,8397 today", "Contract # 69231=72"]))
+    assert ("PHONE", "710,786,8397") in got
+    assert any(t == "69231=72" for _, t in got), got
+    # an amount keeps its commas and is no phone number
+    assert not any(ty == "PHONE" for ty, _ in spans(det, page_from_rows(["Total 710,786,839"])))
+
+
+def test_a_phone_caption_far_left_of_its_number_on_a_message_slip(det):
+    page = one_line_rows([[(20, "Phone"), (115, "342.6 60.3585")], [(20, "Caller"), (115, "Jessica Ramirez")]])
+    got = spans(det, page)
+    assert ("PHONE", "342.6 60.3585") in got
+    # the caption alone names no number far away that is not phone-shaped
+    page = one_line_rows([[(20, "Phone"), (115, "see attached list")]])
+    assert not any(ty == "PHONE" for ty, _ in spans(det, page))
