@@ -35,6 +35,9 @@ COLUMN_WORD_GAP = 3.0
 # A strong label's unreadable value (LabelRules._unreadable_value): words read below this
 # confidence (0-100) are unsure; at most this many words by kind of value are taken, with
 # at least this many letters and digits; the score says "label, but no value shape".
+# kinds of value a label in running text may find at the start of the next line: shapes
+# that a value parser checks (digits, an @), never a name
+WRAPPED_KINDS = ("id", "phone", "card", "email")
 UNREADABLE_CONF = 50.0   # the bar of redactor.unsure_words
 UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "online": 2}
 UNREADABLE_MIN_CHARS = 3
@@ -302,6 +305,23 @@ class LabelRules:
             w = lay.next_in_line(w)
         return [t for t in toks if t[2].strip()]
 
+    def _wrapped_tokens(self, lh: LabelHit) -> list[V.Token]:
+        """When the label ends its line, the first words of the line that follows it in
+        the text, if that line starts at the left edge of the label's paragraph."""
+        lay = self.layout
+        last = lh.words[-1]
+        if lay.next_in_line(last) is not None or last + 1 >= len(lay.words):
+            return []
+        first = last + 1
+        if self.text[lay.offsets[last][1]:lay.offsets[first][0]] != "\n":
+            return []      # a blank line or a block between them: not one sentence
+        line, nxt = lh.line, lay.line_of_word(first)
+        h = line.height
+        if not (0 <= nxt.y0 - line.y1 <= h and nxt.x0 <= line.x0 + h and
+                lay.words[first].bbox[0] <= nxt.x0 + 0.5 * h):
+            return []
+        return [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in nxt.words[:5]]
+
     def _word_right_of(self, word: int, max_gap: float) -> int | None:
         lay = self.layout
         x0, y0, x1, y1 = lay.words[word].bbox
@@ -553,6 +573,15 @@ class LabelRules:
                     break
             if not found and toks and lh.strong:
                 found = self._unreadable_value(groups[0], toks)
+            if not found and not toks and not lh.strong:
+                # "Please use account\n278307-298": running text wrapped between a label
+                # and its value; the value opens the next line
+                wrapped = self._wrapped_tokens(lh)
+                for g in groups:
+                    if g.value in WRAPPED_KINDS:
+                        found = self._value(g, wrapped, False)
+                        if found:
+                            break
             if not found and not lh.strong and lh.first_on_line:
                 # a fill-in line's caption without a colon ("Phone     342.660.3585" on a
                 # message slip): far from its value, which only a strict shape may then be

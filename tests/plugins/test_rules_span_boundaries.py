@@ -418,3 +418,20 @@ def test_a_phone_caption_far_left_of_its_number_on_a_message_slip(det):
     # the caption alone names no number far away that is not phone-shaped
     page = one_line_rows([[(20, "Phone"), (115, "see attached list")]])
     assert not any(ty == "PHONE" for ty, _ in spans(det, page))
+
+
+def test_a_label_at_a_line_end_in_running_text_takes_the_value_opening_the_next_line(det):
+    page = page_from_rows(["documents are attached for your files. Please use account",
+                           "278307-298 for the shipping charges."])
+    assert ("ACCOUNT_NUMBER", "278307-298") in spans(det, page)
+    # a name is never taken this way, nor a value after a paragraph break
+    page = page_from_rows(["The forms were signed by the account", "Holder Jane Smith yesterday."])
+    assert not any(ty == "PERSON" and "Holder" in t for ty, t in spans(det, page))
+    page = page_from_rows(["Please use account", None, "278307-298 is a reference"])
+    assert ("ACCOUNT_NUMBER", "278307-298") not in spans(det, page)
+
+
+@pytest.mark.parametrize("row", ["Pol. No. 1797-102577", "AIC No. 000397422", "Acet. No.: 4178884140"])
+def test_account_labels_abbreviated_or_as_ocr_reads_them(det, row):
+    value = row.split()[-1]
+    assert ("ACCOUNT_NUMBER", value) in spans(det, page_from_rows([row]))
