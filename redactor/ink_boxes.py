@@ -147,6 +147,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
         glyphs = []
         anchors = []      # in-box ink of structures (rules, borders): a tightened box keeps it
         neighbour_labels = []   # components of other lines' or words' glyphs
+        structure_labels = []   # rules and borders: their in-box ink counts only as anchors
         glyph_labels = []
 
         def in_box_extent(lab):
@@ -167,6 +168,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                     # a glyph touching a border is part of this component: what the box
                     # holds of it stays inside
                     anchors.append(in_box_extent(lab))
+                    structure_labels.append(lab)
                 continue   # ... or a field's border stroke ("|") or an underline piece
             # a glyph the box cuts belongs to the value when a fair share of it is inside;
             # the first letter of the next word, the tail of a descender from the line above
@@ -205,8 +207,15 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 # darker than the paper (faint pencil Otsu put with the paper) that is not part
                 # of another line's or word's glyphs.
                 specks = _stray_specks(glyphs, glyph_labels, h)
-                keep = [g for g, lab in zip(glyphs, glyph_labels) if lab not in specks] + anchors
-                faint = _faint_extent(crop, mask, labels, neighbour_labels + sorted(specks),
+                keep = [g for g, lab in zip(glyphs, glyph_labels) if lab not in specks]
+                if keep:
+                    # a cell border between two parts of a value spans the whole box: it
+                    # holds the box's width, not its height beyond the glyphs' rows
+                    band0, band1 = min(g[1] for g in keep), max(g[3] for g in keep)
+                    anchors = [(a[0], max(a[1], band0), a[2], min(a[3], band1)) for a in anchors]
+                keep += [a for a in anchors if a[3] > a[1]]
+                faint = _faint_extent(crop, mask, labels,
+                                      neighbour_labels + sorted(specks) + structure_labels,
                                       (bx0, by0, bx1, by1))
                 if faint is not None:
                     keep.append((faint[0] + cx0, faint[1] + cy0, faint[2] + cx0, faint[3] + cy0))

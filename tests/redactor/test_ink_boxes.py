@@ -135,6 +135,24 @@ def test_tightening_drops_dust_specks_apart_from_the_text_but_keeps_full_stops()
     assert fitted[2] == pytest.approx(b[2], abs=1.0)     # the full stop stays inside
 
 
+def test_a_cell_border_inside_a_value_holds_its_width_not_extra_height():
+    # "802 | 379-1581" in two table cells: the border between the parts runs far above and
+    # below the digits, and a speck under the first part widened its OCR box downwards
+    g, masks, boxes = _render_words(["802", "379-1581"], canvas=(700, 240), origin=(40, 80))
+    g = g.copy()
+    b = (boxes[0][0], boxes[0][1], boxes[1][2], boxes[1][3])
+    h = b[3] - b[1]
+    border = int((boxes[0][2] + boxes[1][0]) / 2)
+    g[20:220, border - 1:border + 1] = 0
+    sy = int(b[3] + 0.45 * h)
+    g[sy:sy + 2, int(boxes[0][2]) - 6:int(boxes[0][2]) - 4] = 0
+    loose = (b[0], b[1] - 0.1 * h, b[2], sy + 3)
+    fitted = fit_box(g, loose, pad_frac=0.0)
+    assert fitted[3] == pytest.approx(b[3], abs=1.5)
+    assert fitted[1] == pytest.approx(b[1], abs=1.5)
+    assert fitted[0] <= b[0] and fitted[2] >= b[2]
+
+
 def test_tightening_keeps_faint_strokes_but_leaves_the_line_above():
     g, masks, boxes = _render_words(["Maria", "Lopez"], canvas=(600, 200))
     g = g.copy()
