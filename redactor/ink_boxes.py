@@ -37,6 +37,7 @@ SPECK_GAP = 0.15        # ... when this far off the band of the other glyphs
 FAINT_SHARE = 0.25       # a pixel this far from the paper towards the ink is faint ink
 CONTEXT = 1.5            # the neighbourhood crop reaches this far around the box
 TALL = 1.6               # components taller than this many box heights span two lines
+LINE_RUN = 1.5           # a straight run of ink this long is a rule, not a glyph's stroke
 MIN_CONTRAST = 40        # grey levels between ink and paper below which a crop has no ink
 
 
@@ -119,6 +120,30 @@ def _stray_specks(glyphs, glyph_labels, h: float) -> set:
     return out
 
 
+def _held_structure_extent(part: np.ndarray, h: float):
+    """Extent of the glyph ink merged into a rule or border that the box holds (boolean mask
+    of the box): a descender crossing the rule under the text, a digit touching a cell
+    border, with the rule's rows where such a glyph crosses it (their ink lies in the
+    value's own box). The straight lines alone hold no value: a cell border between two
+    parts of a value runs the box's full height, a skewed rule clips a corner, and neither
+    may keep the box taller than its glyphs. None when only lines are held."""
+    m = part.astype(np.uint8)
+    rows, cols = m.shape
+    upright = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((max(3, int(0.9 * rows)), 1), np.uint8))
+    across = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, int(round(LINE_RUN * h)))), np.uint8))
+    lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))   # with their soft edges
+    rest = m & (1 - lines)
+    ys, xs = np.nonzero(rest)
+    if ys.size == 0:
+        return None
+    x0, x1 = int(xs.min()), int(xs.max()) + 1
+    y0, y1 = int(ys.min()), int(ys.max()) + 1
+    crossed = np.nonzero(across[:, max(0, x0 - 2):min(cols, x1 + 2)].any(axis=1))[0]
+    if crossed.size:
+        y0, y1 = min(y0, int(crossed.min())), max(y1, int(crossed.max()) + 1)
+    return (x0, y0, x1, y1)
+
+
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
             max_grow_x: float = MAX_GROW_X, max_grow_y: float = MAX_GROW_Y, shrink: bool = False,
             tighten: bool = True, threshold: float | None = None) -> BBox:
@@ -145,15 +170,10 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         in_box = np.bincount(labels[max(by0, 0):by1, max(bx0, 0):bx1].ravel(), minlength=n)
         glyphs = []
-        anchors = []      # in-box ink of structures (rules, borders): a tightened box keeps it
+        anchors = []      # glyph ink merged into structures (rules, borders): kept inside
         neighbour_labels = []   # components of other lines' or words' glyphs
         structure_labels = []   # rules and borders: their in-box ink counts only as anchors
         glyph_labels = []
-
-        def in_box_extent(lab):
-            ys, xs = np.nonzero(labels[max(by0, 0):by1, max(bx0, 0):bx1] == lab)
-            ox, oy = max(bx0, 0) + cx0, max(by0, 0) + cy0
-            return (xs.min() + ox, ys.min() + oy, xs.max() + 1 + ox, ys.max() + 1 + oy)
 
         for lab in np.nonzero(in_box)[0]:
             if lab == 0:
@@ -167,7 +187,10 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 if tighten:
                     # a glyph touching a border is part of this component: what the box
                     # holds of it stays inside
-                    anchors.append(in_box_extent(lab))
+                    ext = _held_structure_extent(labels[max(by0, 0):by1, max(bx0, 0):bx1] == lab, h)
+                    if ext is not None:
+                        ox, oy = max(bx0, 0) + cx0, max(by0, 0) + cy0
+                        anchors.append((ext[0] + ox, ext[1] + oy, ext[2] + ox, ext[3] + oy))
                     structure_labels.append(lab)
                 continue   # ... or a field's border stroke ("|") or an underline piece
             # a glyph the box cuts belongs to the value when a fair share of it is inside;
@@ -208,12 +231,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 # of another line's or word's glyphs.
                 specks = _stray_specks(glyphs, glyph_labels, h)
                 keep = [g for g, lab in zip(glyphs, glyph_labels) if lab not in specks]
-                if keep:
-                    # a cell border between two parts of a value spans the whole box: it
-                    # holds the box's width, not its height beyond the glyphs' rows
-                    band0, band1 = min(g[1] for g in keep), max(g[3] for g in keep)
-                    anchors = [(a[0], max(a[1], band0), a[2], min(a[3], band1)) for a in anchors]
-                keep += [a for a in anchors if a[3] > a[1]]
+                keep += anchors
                 faint = _faint_extent(crop, mask, labels,
                                       neighbour_labels + sorted(specks) + structure_labels,
                                       (bx0, by0, bx1, by1))

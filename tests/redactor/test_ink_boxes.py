@@ -153,6 +153,19 @@ def test_a_cell_border_inside_a_value_holds_its_width_not_extra_height():
     assert fitted[0] <= b[0] and fitted[2] >= b[2]
 
 
+def test_a_rule_crossed_by_descenders_stays_inside_the_box():
+    # the cell's bottom rule runs through the descenders of "Gray": the ink of the value's
+    # box includes the rule's rows there, so tightening must not cut above them
+    g, masks, boxes = _render_words(["Gray", "Fort"], canvas=(700, 240), origin=(40, 80))
+    g = g.copy()
+    b = (boxes[0][0], boxes[0][1], boxes[1][2], boxes[1][3])
+    h = b[3] - b[1]
+    ry = int(b[3] - 0.12 * h)
+    g[ry:ry + 3, 10:690] = 0
+    fitted = fit_box(g, (b[0], b[1], b[2], ry + 3), pad_frac=0.0)
+    assert fitted[3] >= ry + 3
+
+
 def test_tightening_keeps_faint_strokes_but_leaves_the_line_above():
     g, masks, boxes = _render_words(["Maria", "Lopez"], canvas=(600, 200))
     g = g.copy()
