@@ -18,6 +18,7 @@ from redactor.paths import mapping_file
 
 SCORE_FORM = 0.8       # legal form or organisation word after capitalised words
 SCORE_FIRM = 0.7       # "A, B and C" on a line of its own
+SCORE_PERSON_OF = 0.7  # "First Last" before "of" and a firm found by its form
 MAX_NAME_WORDS = 4
 
 
@@ -26,6 +27,7 @@ class OrganizationForms:
     with_words: re.Pattern
     firm: re.Pattern
     not_name: frozenset[str]
+    org_words: frozenset[str]
 
 
 def _alt(words) -> str:
@@ -51,7 +53,8 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
         rf"|,?[ ](?P<legal_only>{legal})\.?)(?![\w&])")
     firm = re.compile(rf"^(?P<firm>{name}(?:,[ ]{name}){{1,3}},?[ ](?:and|&)[ ]{name}"
                       rf"(?:,?[ ]{legal}\.?)?)[ ]*$", re.MULTILINE)
-    return OrganizationForms(with_words, firm, frozenset(w.lower() for w in data["not_name_words"]))
+    return OrganizationForms(with_words, firm, frozenset(w.lower() for w in data["not_name_words"]),
+                             frozenset(w.lower() for w in data["organization_words"] + data["legal_forms"]))
 
 
 def _strip_full_stop(text: str, start: int, end: int) -> int:
@@ -75,6 +78,24 @@ def find_organization_hits(layout: Layout, forms: OrganizationForms) -> list[Hit
     return out
 
 
+_PERSON_OF = re.compile(r"(?P<person>[A-Z][a-z'’]+(?:[ ][A-Z]\.)?[ ][A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?)"
+                        r"[ ]of[ ](?P<rest>[A-Z])")
+
+
+def _person_of(text: str, start: int, name_end: int, forms: OrganizationForms) -> tuple[int, int] | None:
+    """(end of the person, start of the firm) when the name part is "First Last of Firm":
+    two capitalised words (an initial between them may stand) that are no organisation or
+    heading word. "Bank of America Holdings" and "Friends of the Earth Foundation" stay one
+    organisation: a single word, or an organisation word, before "of"."""
+    m = _PERSON_OF.match(text, start, name_end)
+    if m is None:
+        return None
+    words = {w.lower().rstrip(".") for w in m.group("person").split()}
+    if words & (forms.not_name | forms.org_words):
+        return None
+    return m.end("person"), m.start("rest")
+
+
 def find_organization_hits_in_text(text: str, forms: OrganizationForms) -> list[Hit]:
     out = []
     for m in forms.with_words.finditer(text):
@@ -89,6 +110,11 @@ def find_organization_hits_in_text(text: str, forms: OrganizationForms) -> list[
         if m.group("legal") is None and m.group("legal_only") is None and \
                 not any(c.islower() for c in text[start:m.end("name")]):
             continue   # a heading in capitals ("APPLICATION FOR GROUP INSURANCE") needs a legal form
+        person = _person_of(text, start, m.end("name"), forms)
+        if person is not None:
+            # "Robin Meyers of Steele Associates": a person and the firm they are with
+            out.append(Hit("name_of_organization", start, person[0], SCORE_PERSON_OF))
+            start = person[1]
         out.append(Hit("org_form", start, _strip_full_stop(text, start, m.end()), SCORE_FORM))
     for m in forms.firm.finditer(text):
         if m.group("firm").split(",")[0].strip().lower() in forms.not_name:

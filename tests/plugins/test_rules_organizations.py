@@ -54,3 +54,18 @@ def test_a_name_does_not_run_across_the_cells_of_a_form_row(forms):
     page = OcrPage(2000, 400, tuple(WordBox(t, (x0, 100, x1, 130), 95.0, 1, 1) for t, x0, x1 in cells), "t")
     hits = find_organization_hits(Layout(page), forms)
     assert [page.text[h.start:h.end] for h in hits] == ["James Consulting"]
+
+
+@pytest.mark.parametrize("text, person, org", [
+    ("A copy was sent to Robin Meyers of Steele Associates.", "Robin Meyers", "Steele Associates"),
+    ("We met Carlos J. Diaz of Smith Group yesterday", "Carlos J. Diaz", "Smith Group"),
+])
+def test_a_person_of_a_firm_is_a_person_and_a_firm(forms, text, person, org):
+    got = found(text, forms)
+    assert (person, "name_of_organization") in got and (org, "org_form") in got, got
+
+
+@pytest.mark.parametrize("text", ["Bank of America Holdings", "Young Insurance of Ohio Group",
+                                  "First Bank of Springfield Group"])
+def test_an_organisation_named_with_of_stays_whole(forms, text):
+    assert found(text, forms) == [(text, "org_form")]
