@@ -5,7 +5,9 @@ spaCy model by name), because Presidio's own default downloads ``en_core_web_lg`
 e-mail recognizer's ``tldextract`` is given its bundled public-suffix snapshot instead of a
 download. One AnalyzerEngine is built per process and configuration and shared by every
 instance (loading spaCy costs seconds; per-instance options are applied per call).
-Presidio's labels become our fine types through ``mappings/presidio.yaml``.
+Presidio's labels become our fine types through ``mappings/presidio.yaml``. A PERSON made
+only of a document's own vocabulary ("Tel", "Purchase Order", "March": spaCy reads form
+text without sentences) is dropped (option ``drop_form_words``, on; plugins/_form_vocabulary.py).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from plugins._form_vocabulary import only_form_words
 from plugins._options import as_bool, as_choice, as_float
 from plugins._windows import merge_spans
 from redactor.errors import InputError, PluginUnavailable
@@ -45,7 +48,7 @@ _ORG_LABELS = ["ORG", "ORGANIZATION"]
 DENY_PREFIX = "REDACTOR_DENY_"   # Presidio entity label of the deny-list recognizer, per type
 
 OPTIONS = ("spacy_model", "language", "entities", "allow_list", "allow_list_match",
-           "deny_list", "deny_list_type", "min_score", "include_organizations")
+           "deny_list", "deny_list_type", "min_score", "include_organizations", "drop_form_words")
 
 
 def _module_installed(name: str) -> bool:
@@ -167,7 +170,7 @@ class PresidioDetector(Detector):
     def __init__(self, spacy_model: str | None = None, language: str = "en",
                  entities: Any = None, allow_list: Any = None, allow_list_match: str = "exact",
                  deny_list: Any = None, deny_list_type: str = "OTHER", min_score: float = 0.0,
-                 include_organizations: bool = False, **unknown):
+                 include_organizations: bool = False, drop_form_words: bool = True, **unknown):
         if unknown:
             raise InputError(f"{self.name}: unknown option(s) {', '.join(sorted(unknown))} "
                              f"(known: {', '.join(self.option_names())})")
@@ -177,6 +180,7 @@ class PresidioDetector(Detector):
         self.language = str(language)
         self.spacy_model = resolve_spacy_model(spacy_model)
         self.include_organizations = as_bool("include_organizations", include_organizations)
+        self.drop_form_words = as_bool("drop_form_words", drop_form_words)
         self.label_map = self.vendor_labels()
         self.allow_list = _as_list(allow_list, "allow_list")
         self.allow_list_match = as_choice("allow_list_match", allow_list_match, ("exact", "regex"))
@@ -277,6 +281,8 @@ class PresidioDetector(Detector):
                 continue
             if self.entities is not None and r.entity_type not in self.entities:
                 continue
+            if fine == "PERSON" and self.drop_form_words and only_form_words(text[r.start:r.end]):
+                continue   # spaCy on form text: "Tel", "Purchase Order", "SALES" are no names
             spans.append(Span(start=r.start, end=r.end, type=fine, score=float(r.score),
                               detector=self.name, text=text[r.start:r.end]))
         return merge_spans(spans, text)

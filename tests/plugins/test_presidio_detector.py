@@ -98,6 +98,15 @@ def test_allow_list_suppresses_only_listed_values():
     assert got.get("John Smith") == "PERSON"
 
 
+def test_a_person_made_of_form_words_is_dropped(detector):
+    # spaCy reads the caption "Bill" over a name as a person; the name itself stays
+    page = page_of([["Bill To", "Maria Lopez"]])
+    kept = found(detector.detect(page), page)
+    assert kept.get("Maria Lopez") == "PERSON" and "Bill" not in kept
+    raw = found(PresidioDetector(drop_form_words=False).detect(page), page)
+    assert raw.get("Bill") == "PERSON"
+
+
 def test_deny_list_tags_values_with_their_type_even_across_line_breaks():
     page = page_of([["Order ref ZX-4471 shipped", "Customer code", "QK 77 AB end"]])
     det = PresidioDetector(deny_list={"ACCOUNT_NUMBER": ["ZX-4471"], "reference_number": ["code QK 77"]})
