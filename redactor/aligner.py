@@ -257,7 +257,10 @@ def propagate_repeats(page: OcrPage, spans: Sequence[Span], min_chars: int = 3) 
             continue
         seen_values.add(key)
         pattern = r"(?<!\w)" + r"\s+".join(re.escape(p) for p in value.split()) + r"(?!\w)"
-        for m in re.finditer(pattern, page.text):
+        # an identifier's letters may come back in either case from OCR ("SQK", "SQk"); a
+        # name's case is part of it ("Mark" the name, "mark" the verb)
+        flags = re.IGNORECASE if any(c.isdigit() for c in value) else 0
+        for m in re.finditer(pattern, page.text, flags):
             if (m.start(), m.end()) in covered:
                 continue
             if any(s.start <= m.start() and m.end() <= s.end for s in out if s.type == span.type):

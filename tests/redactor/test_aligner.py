@@ -172,3 +172,11 @@ def test_parts_of_an_address_row_that_ocr_read_as_separate_lines_become_one_box(
     far = OcrPage(2000, 2000, tuple(w if w.line != 2 else WordBox(w.text, (w.bbox[0] + 600, 100, w.bbox[2] + 600, 140),
                                                                   w.conf, 2, 0) for w in page.words), "test")
     assert len(align_spans(far, spans).redactions) == 2
+
+
+def test_an_identifier_repeats_in_any_letter_case_a_name_only_in_its_own():
+    page = page_of([[("File", 10, 60), ("No.", 70, 100), ("BRH-19880905SQK", 110, 400)],
+                    [("(BRH-19880905SQk)", 10, 300), ("Mark", 310, 360), ("mark", 370, 420)]])
+    spans = [span_for(page, "BRH-19880905SQK", "REFERENCE_NUMBER"), span_for(page, "Mark", "PERSON")]
+    got = propagate_repeats(page, spans)
+    assert [page.text[s.start:s.end] for s in got[2:]] == ["BRH-19880905SQk"]
