@@ -435,3 +435,10 @@ def test_a_label_at_a_line_end_in_running_text_takes_the_value_opening_the_next_
 def test_account_labels_abbreviated_or_as_ocr_reads_them(det, row):
     value = row.split()[-1]
     assert ("ACCOUNT_NUMBER", value) in spans(det, page_from_rows([row]))
+
+
+def test_a_local_number_is_a_phone_with_its_garbled_area_code(det):
+    got = spans(det, page_from_rows(["Call (S8)) 867-4914 today", "or 216-0139 after five"]))
+    assert ("PHONE", "(S8)) 867-4914") in got and ("PHONE", "216-0139") in got
+    # a label still names what it is
+    assert ("REFERENCE_NUMBER", "216-0139") in spans(det, page_from_rows(["Invoice # 216-0139"]))
