@@ -444,6 +444,7 @@ _ZIP_AFTER = re.compile(r"[ ,;|\-–]*(?:[A-Za-z]{2}\.?[ ,;|\-–]+)?"
 _POSTCODE_ONLY = re.compile(
     r"\d{4,5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}")
 ROW_GAP = 30.0  # text heights between the cells of one address row (nothing else between)
+ROW_SKEW = 0.05  # vertical drift per pixel across a row of a skewed scan (tan 3 degrees)
 
 
 def join_address_rows(layout: Layout, spans: list, text: str) -> list:
@@ -480,8 +481,9 @@ def _close(layout: Layout, end: int, start: int) -> bool:
     if a == b:
         return True
     (_, ay0, ax1, ay1), (bx0, by0, _, by1) = layout.words[a].bbox, layout.words[b].bbox
-    # the same row: overlapping vertically (OCR may give each cell its own line)
-    if min(ay1, by1) - max(ay0, by0) < 0.5 * min(ay1 - ay0, by1 - by0):
-        return False
     h = layout.line_of_word(a).height
-    return 0 <= bx0 - ax1 <= ROW_GAP * h
+    gap = bx0 - ax1
+    # the same row: centres at one height (OCR may give each cell its own line), allowing
+    # for the drift of a skewed scan over the gap between the cells (up to about 3 degrees)
+    drift = abs((ay0 + ay1) / 2 - (by0 + by1) / 2)
+    return 0 <= gap <= ROW_GAP * h and drift <= 0.5 * min(ay1 - ay0, by1 - by0) + ROW_SKEW * gap

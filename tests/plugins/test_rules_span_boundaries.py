@@ -442,3 +442,18 @@ def test_a_local_number_is_a_phone_with_its_garbled_area_code(det):
     assert ("PHONE", "(S8)) 867-4914") in got and ("PHONE", "216-0139") in got
     # a label still names what it is
     assert ("REFERENCE_NUMBER", "216-0139") in spans(det, page_from_rows(["Invoice # 216-0139"]))
+
+
+def test_an_address_row_across_form_cells_on_a_skewed_scan_is_one_address(det):
+    # HOME ADDRESS | CITY | STATE | ZIP, the row drifting upwards by 3 px per 100 px
+    cells = [(114, "53073 Steven Orchard"), (627, "North Alexander"), (904, "TX"), (1003, "58006")]
+    words = []
+    for x, text in cells:
+        for tok in text.split():
+            y = 440 - 0.03 * x
+            words.append(WordBox(tok, (x, y, x + 11 * len(tok), y + 20), 95.0, 1, 0))
+            x += 11 * (len(tok) + 1)
+    header = [WordBox(t, (x, 380, x + 11 * len(t), 400), 95.0, 0, 0) for t, x in
+              [("HOME", 114), ("ADDRESS", 170), ("CITY", 627), ("STATE", 904), ("ZIP", 1003)]]
+    page = OcrPage(1300, 600, tuple(header + words), "test")
+    assert ("ADDRESS", "53073 Steven Orchard North Alexander TX 58006") in spans(det, page)
