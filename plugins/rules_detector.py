@@ -24,6 +24,7 @@ from plugins.rules.lexicon import load_labels, load_patterns, load_vocab
 from plugins.rules.names import COLUMN_GAP, find_name_hits
 from plugins.rules.organizations import find_organization_hits, load_organization_forms
 from plugins.rules.patterns import check_validators, find_pattern_hits
+from plugins.rules.places import find_place_hits
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
 FALLBACK_RULES = frozenset({"long_number", "aba_routing"})
@@ -112,6 +113,7 @@ class RulesDetector(Detector):
         hits += find_label_hits(layout, self.labels, self.vocab)
         hits += find_name_hits(layout, self.vocab, self.labels)
         hits += find_organization_hits(layout, self.org_forms)
+        hits += find_place_hits(layout, self.vocab)
         # a state code read as a label ("Boise, ID 83702") names no identifier: a number
         # inside an address block is the address's
         addresses = [h for h in hits if h.rule.startswith("address_")]

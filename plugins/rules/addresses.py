@@ -443,6 +443,8 @@ _ZIP_AFTER = re.compile(r"[ ,;|\-–]*(?:[A-Za-z]{2}\.?[ ,;|\-–]+)?"
                         r"(?:\d{5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d)(?![\w])")
 _POSTCODE_ONLY = re.compile(
     r"\d{4,5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}")
+_ENDS_POSTCODE = re.compile(r"(?:\d{5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d)\W*$")
+_ENDS_PO_BOX = re.compile(r"(?i)box\W*\d+\W*$")     # "P.O. Box, 73520": a box number, no ZIP
 ROW_GAP = 30.0  # text heights between the cells of one address row (nothing else between)
 ROW_SKEW = 0.05  # vertical drift per pixel across a row of a skewed scan (tan 3 degrees)
 
@@ -457,7 +459,12 @@ def join_address_rows(layout: Layout, spans: list, text: str) -> list:
         prev = out[-1] if out else None
         # a LOCATION cell (city, state) or a bare postcode continues the address; a full
         # address line beside it is the next column's own address
-        continues = sp.type == "LOCATION" or (sp.type == "ADDRESS" and _POSTCODE_ONLY.fullmatch(sp.text))
+        # (an address that already ends with its postcode is complete: a place after it is
+        # the next field's, "EMPLOYER ADDRESS | WORK LOCATION")
+        complete = prev is not None and _ENDS_POSTCODE.search(prev.text) is not None and \
+            not _ENDS_PO_BOX.search(prev.text)
+        continues = (sp.type == "LOCATION" and not complete) or \
+            (sp.type == "ADDRESS" and _POSTCODE_ONLY.fullmatch(sp.text))
         if prev is not None and prev.type == "ADDRESS" and continues \
                 and _ROW_SEP.fullmatch(text[prev.end:sp.start]) and _close(layout, prev.end, sp.start):
             out[-1] = prev.with_(end=sp.end, score=max(prev.score, sp.score), text=text[prev.start:sp.end])

@@ -457,3 +457,26 @@ def test_an_address_row_across_form_cells_on_a_skewed_scan_is_one_address(det):
               [("HOME", 114), ("ADDRESS", 170), ("CITY", 627), ("STATE", 904), ("ZIP", 1003)]]
     page = OcrPage(1300, 600, tuple(header + words), "test")
     assert ("ADDRESS", "53073 Steven Orchard North Alexander TX 58006") in spans(det, page)
+
+
+# ---- places ----------------------------------------------------------------------------
+
+def test_a_town_with_its_state_is_a_place(det):
+    got = spans(det, page_from_rows(["went out to our Phillipston, NM office and to Morganstad, Rhode Island."]))
+    assert ("LOCATION", "Phillipston, NM") in got and ("LOCATION", "Morganstad, Rhode Island") in got
+    # with its ZIP it is an address's city line, not a place of its own
+    got = spans(det, page_from_rows(["12 Elm Street", "Springfield, IL 62701"]))
+    assert ("ADDRESS", "12 Elm Street\nSpringfield, IL 62701") in got
+    assert not any(ty == "LOCATION" for ty, _ in got)
+
+
+def test_a_place_in_the_next_cell_after_a_complete_address_is_its_own_field(det):
+    page = one_line_rows([[(20, "EMPLOYER ADDRESS"), (900, "WORK LOCATION")],
+                          [(20, "8196 Tracey Highway Apt. 688, North Charlesberg, KS 92971"),
+                           (900, "East Michaelmouth, ID")]])
+    got = spans(det, page)
+    assert ("ADDRESS", "8196 Tracey Highway Apt. 688, North Charlesberg, KS 92971") in got
+    # a PO box number is no ZIP: the city and ZIP cells after it still join
+    page = one_line_rows([[(20, "HOME ADDRESS"), (500, "CITY"), (800, "STATE"), (900, "ZIP CODE")],
+                          [(20, "P.O. Box, 73520"), (500, "Frankberg"), (800, "MD"), (900, "23173")]])
+    assert ("ADDRESS", "P.O. Box, 73520 Frankberg MD 23173") in spans(det, page)
