@@ -64,6 +64,8 @@ class Vocab:
     not_names: frozenset[str]
     particles: frozenset[str]
     title_words: frozenset[str]
+    # state names that are as often a person's name (a place only with a town before them)
+    name_like_states: frozenset[str] = frozenset()
 
 
 def _read(name: str, data_dir: Path | None) -> dict:
@@ -190,4 +192,5 @@ def load_vocab(data_dir: Path | None = None) -> Vocab:
                  t(n, "honorifics"), t(n, "closings"), t(n, "salutations"),
                  frozenset(v.lower() for v in t(n, "not_names")),
                  frozenset(v.lower() for v in t(n, "particles")),
-                 frozenset(v.lower() for v in t(n, "title_words")))
+                 frozenset(v.lower() for v in t(n, "title_words")),
+                 frozenset(v.lower() for v in t(a, "name_like_states")))

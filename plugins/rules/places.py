@@ -1,6 +1,8 @@
 """Places named in running text or a cell: a town with its US state ("Phillipston, NM",
-"Morganstad, Rhode Island"). Not followed by a ZIP (that is an address's city line, found
-by plugins/rules/addresses.py). The state lists come from mappings/rules/addresses.yaml."""
+"Morganstad, Rhode Island"), or a state's name alone ("our Indiana warehouse"; not the
+names that are as often a person's). Not followed by a ZIP (that is an address's city line,
+found by plugins/rules/addresses.py). The state lists come from
+mappings/rules/addresses.yaml."""
 from __future__ import annotations
 
 import re
@@ -12,6 +14,7 @@ from plugins.rules.layout import Layout
 from plugins.rules.lexicon import Vocab
 
 SCORE_PLACE = 0.6      # a shape (town, state) with a checked state, no label
+SCORE_STATE = 0.5      # a state's name alone ("shipped from our Indiana warehouse")
 
 
 def _alt(words) -> str:
@@ -26,9 +29,17 @@ def compile_place_regex(vocab: Vocab) -> re.Pattern:
         r"(?![ ,]*\d{3})")
 
 
+@lru_cache(maxsize=4)
+def compile_state_regex(vocab: Vocab) -> re.Pattern:
+    names = [n for n in vocab.us_state_names if n.lower() not in vocab.name_like_states]
+    # "West Virginia" is a state; "Virginia" alone may be a person
+    return re.compile(rf"(?<![\w,])(?:{_alt(names)})(?![\w]|[ ,]+\d{{3}})")
+
+
 def find_place_hits(layout: Layout, vocab: Vocab) -> list[Hit]:
-    """Town-and-state hits, each inside one segment of a line (a cell or a column)."""
-    rx = compile_place_regex(vocab)
+    """Town-and-state and state-name hits, each inside one segment of a line (a cell or a
+    column)."""
+    rx, states = compile_place_regex(vocab), compile_state_regex(vocab)
     text = layout.page.text
     segs, _ = line_segments(layout)
     out = []
@@ -36,4 +47,6 @@ def find_place_hits(layout: Layout, vocab: Vocab) -> list[Hit]:
         start, end = layout.span_of_words(seg)
         for m in rx.finditer(text, start, end):
             out.append(Hit("place_town_state", m.start(), m.end(), SCORE_PLACE))
+        for m in states.finditer(text, start, end):
+            out.append(Hit("place_state", m.start(), m.end(), SCORE_STATE))
     return out

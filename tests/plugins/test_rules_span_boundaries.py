@@ -480,3 +480,10 @@ def test_a_place_in_the_next_cell_after_a_complete_address_is_its_own_field(det)
     page = one_line_rows([[(20, "HOME ADDRESS"), (500, "CITY"), (800, "STATE"), (900, "ZIP CODE")],
                           [(20, "P.O. Box, 73520"), (500, "Frankberg"), (800, "MD"), (900, "23173")]])
     assert ("ADDRESS", "P.O. Box, 73520 Frankberg MD 23173") in spans(det, page)
+
+
+def test_a_state_name_alone_is_a_place_unless_it_is_as_often_a_name(det):
+    got = spans(det, page_from_rows(["Goods shipped from our Indiana warehouse and the West Virginia one."]))
+    assert ("LOCATION", "Indiana") in got and ("LOCATION", "West Virginia") in got
+    got = spans(det, page_from_rows(["Please call Richard Washington or Georgia Lee today."]))
+    assert not any(ty == "LOCATION" for ty, _ in got), got
