@@ -51,7 +51,7 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
         rf"(?<![\w&-])(?P<name>{name}(?:{joiner}{name}){{0,{MAX_NAME_WORDS - 1}}})"
         rf"(?:(?P<words>(?:[ ]{words}){{1,2}})(?:,?[ ](?P<legal>{legal})\.?)?"
         rf"|,?[ ](?P<legal_only>{legal})\.?)(?![\w&])")
-    firm = re.compile(rf"^(?P<firm>{name}(?:,[ ]{name}){{1,3}},?[ ](?:and|&)[ ]{name}"
+    firm = re.compile(rf"^(?P<firm>{name}(?:,[ ]{name}){{1,3}},?[ ](?:and|AND|&)[ ]{name}"
                       rf"(?:,?[ ]{legal}\.?)?)[ ]*$", re.MULTILINE)
     return OrganizationForms(with_words, firm, frozenset(w.lower() for w in data["not_name_words"]),
                              frozenset(w.lower() for w in data["organization_words"] + data["legal_forms"]))

@@ -32,6 +32,7 @@ def test_legal_forms_and_organisation_words_after_capitalised_names(forms, text,
 
 def test_firm_of_partners_only_on_a_line_of_its_own(forms):
     assert found("Bird, York and Herrera", forms) == [("Bird, York and Herrera", "org_firm")]
+    assert found("BARTON, WHITE AND LOPEZ", forms) == [("BARTON, WHITE AND LOPEZ", "org_firm")]
     assert found("Invited: Tom, Anna and Lee came to the meeting", forms) == []
     assert found("Dear Smith, Solis and Smith", forms) == []
 
