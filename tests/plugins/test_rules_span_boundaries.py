@@ -487,3 +487,10 @@ def test_a_state_name_alone_is_a_place_unless_it_is_as_often_a_name(det):
     assert ("LOCATION", "Indiana") in got and ("LOCATION", "West Virginia") in got
     got = spans(det, page_from_rows(["Please call Richard Washington or Georgia Lee today."]))
     assert not any(ty == "LOCATION" for ty, _ in got), got
+
+
+def test_a_broadcast_call_sign_is_a_business_identifier(det):
+    got = spans(det, page_from_rows(["Station KIMC-FM and KNFE(AM) filed; WUJ - DT too."]))
+    for value in ("KIMC-FM", "KNFE(AM)", "WUJ - DT"):
+        assert ("BUSINESS_ID", value) in got, (value, got)
+    assert not any(ty == "BUSINESS_ID" for ty, _ in spans(det, page_from_rows(["KEEP AWAY FROM KIDS"])))
