@@ -28,6 +28,9 @@ from plugins.rules.places import find_place_hits
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
 FALLBACK_RULES = frozenset({"long_number", "aba_routing"})
+# number shapes without a checksum, which a label's own type overrides
+SHAPE_RULES = frozenset({"phone_nanp", "phone_intl", "phone_national", "phone_local", "long_number"})
+LABEL_SCORE = 0.9
 # label rules whose value is a number of some record
 NUMBER_LABEL_RULES = frozenset({"label_id", "label_account", "label_reference", "label_business_id",
                                 "label_card"})
@@ -119,6 +122,11 @@ class RulesDetector(Detector):
         addresses = [h for h in hits if h.rule.startswith("address_")]
         hits = [h for h in hits if h.rule not in NUMBER_LABEL_RULES or
                 not any(a.start <= h.start and h.end <= a.end for a in addresses)]
+        # a label names its value: a mere shape inside it ("ABA/Routing: 086554033" has a
+        # phone's shape) says less and goes; checksums (score >= 0.9) stay
+        labelled = [h for h in hits if h.rule.startswith("label_") and h.score >= LABEL_SCORE]
+        hits = [h for h in hits if h.rule not in SHAPE_RULES or h.score >= LABEL_SCORE or
+                not any(l.start <= h.start and h.end <= l.end for l in labelled)]
         hits += _label_repeats(page.text, hits)
         hits += self._greeting_names(layout, hits)
         hits += self._full_names_of_greeted(layout, hits)

@@ -156,8 +156,9 @@ def test_ein_iban_and_routing(det):
         det, ["pay GB82 WEST 1234 5698 7654 32 please"])
     assert ("ACCOUNT_NUMBER", "DE89370400440532013000") in found(det, ["pay DE89370400440532013000 now"])
     assert "ACCOUNT_NUMBER" not in types_of(det, ["pay GB82 WEST 1234 5698 7654 33 please"], "WEST")
-    assert ("ACCOUNT_NUMBER", "021000021") in found(det, ["routing 021000021 used"])
-    assert "ACCOUNT_NUMBER" not in types_of(det, ["value 021000022 used"], "021000022")
+    # a routing number says which bank (an organisation), not whose account
+    assert ("BUSINESS_ID", "021000021") in found(det, ["routing 021000021 used"])
+    assert not {"ACCOUNT_NUMBER", "BUSINESS_ID"} & types_of(det, ["value 021000022 used"], "021000022")
 
 
 # ---- addresses ----------------------------------------------------------------------------------

@@ -136,8 +136,8 @@ def test_a_country_code_or_an_area_code_in_parentheses_says_telephone(det):
     hits = {(h.rule, page.text[h.start:h.end], h.score) for h in det.hits(page)}
     assert ("phone_nanp", "(555) 234-5678", 0.9) in hits
     assert ("phone_nanp", "+1 415 555 0134", 0.9) in hits
-    # ten bare digits stay a weak guess
-    page = page_from_rows(["ref 4155550134"])
+    # ten bare digits stay a weak guess (after a label, the label's type: see below)
+    page = page_from_rows(["dial 4155550134 today"])
     assert {h.score for h in det.hits(page) if h.rule == "phone_nanp"} == {0.45}
 
 
@@ -494,3 +494,11 @@ def test_a_broadcast_call_sign_is_a_business_identifier(det):
     for value in ("KIMC-FM", "KNFE(AM)", "WUJ - DT"):
         assert ("BUSINESS_ID", value) in got, (value, got)
     assert not any(ty == "BUSINESS_ID" for ty, _ in spans(det, page_from_rows(["KEEP AWAY FROM KIDS"])))
+
+
+def test_a_label_types_its_value_over_a_number_shape(det):
+    got = spans(det, page_from_rows(["ABA/Routing: 086554033 Shipping $14.03", "Acct # 212-555-0147",
+                                     "Facility ID No. 58202"]))
+    assert ("BUSINESS_ID", "086554033") in got          # which bank, not whose account
+    assert ("ACCOUNT_NUMBER", "212-555-0147") in got    # a phone's shape, an account's label
+    assert ("BUSINESS_ID", "58202") in got
