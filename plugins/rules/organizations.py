@@ -1,7 +1,8 @@
 """Organisation names found by their form, without a label: one to four capitalised words
 followed by organisation words ("Smith Media Group") and/or a legal form ("Hardin Inc",
-"Acme GmbH"), or a firm of partners ("Smith, Solis and Brown") standing on a line of its
-own or before a legal form. Words come from mappings/rules/organizations.yaml."""
+"Acme GmbH"), a firm of partners ("Smith, Solis and Brown") standing on a line of its own
+or before a legal form, or a campaign committee ("Simmons for Senate"). Words come from
+mappings/rules/organizations.yaml."""
 from __future__ import annotations
 
 import re
@@ -28,6 +29,7 @@ class OrganizationForms:
     firm: re.Pattern
     not_name: frozenset[str]
     org_words: frozenset[str]
+    campaign: re.Pattern | None = None
 
 
 def _alt(words) -> str:
@@ -53,8 +55,12 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
         rf"|,?[ ](?P<legal_only>{legal})\.?)(?![\w&])")
     firm = re.compile(rf"^(?P<firm>{name}(?:,[ ]{name}){{1,3}},?[ ](?:and|AND|&)[ ]{name}"
                       rf"(?:,?[ ]{legal}\.?)?)[ ]*$", re.MULTILINE)
+    offices = data.get("campaign_offices") or []
+    campaign = re.compile(rf"(?<![\w&-])(?P<name>{name}(?:[ ]{name}){{0,2}})[ ]for[ ]{_alt(offices)}(?![\w])") \
+        if offices else None
     return OrganizationForms(with_words, firm, frozenset(w.lower() for w in data["not_name_words"]),
-                             frozenset(w.lower() for w in data["organization_words"] + data["legal_forms"]))
+                             frozenset(w.lower() for w in data["organization_words"] + data["legal_forms"]),
+                             campaign)
 
 
 def _strip_full_stop(text: str, start: int, end: int) -> int:
@@ -116,6 +122,11 @@ def find_organization_hits_in_text(text: str, forms: OrganizationForms) -> list[
             out.append(Hit("name_of_organization", start, person[0], SCORE_PERSON_OF))
             start = person[1]
         out.append(Hit("org_form", start, _strip_full_stop(text, start, m.end()), SCORE_FORM))
+    if forms.campaign is not None:
+        for m in forms.campaign.finditer(text):
+            # "Simmons for Senate": a campaign committee, named for its candidate and office
+            if m.group("name").split()[0].lower() not in forms.not_name:
+                out.append(Hit("org_form", m.start(), m.end(), SCORE_FORM))
     for m in forms.firm.finditer(text):
         if m.group("firm").split(",")[0].strip().lower() in forms.not_name:
             continue

@@ -25,6 +25,8 @@ def found(text, forms):
     ("Hammond Printing Co.", "Hammond Printing Co."),
     ("Bill To Smith Media Group", "Smith Media Group"),
     ("Davis and Sons", "Davis and Sons"),
+    ("Order placed by Berg Advertising today", "Berg Advertising"),
+    ("Paid for by Simmons for Senate", "Simmons for Senate"),
 ])
 def test_legal_forms_and_organisation_words_after_capitalised_names(forms, text, name):
     assert name in [v for v, _ in found(text, forms)]
