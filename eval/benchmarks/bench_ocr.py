@@ -4,7 +4,8 @@ page with scan clean-up off and on, per kind of degradation, measured in one run
 Pages are rendered here with Pillow and system fonts (a letter, a key-value form and a ruled
 table, with Faker names, addresses and numbers), then degraded the way real office scans
 are: 75-200 dpi, sensor noise and blur, JPEG, fax-style 1-bit dithering at 204x98 dpi,
-faint ink on an uneven background, 1-2 degree skew, pages fed in sideways. A known word
+faint ink on an uneven background, faint ink dithered into dots by a 1-bit scan, 1-2
+degree skew, pages fed in sideways or upside down. A known word
 counts as recalled when the backend returns the same text (case and surrounding punctuation
 ignored) with a box whose centre lies inside the word's true box (grown by a third of its
 height) in the pixel space of the degraded image, so wrong box mapping costs recall too.
@@ -226,6 +227,12 @@ def degrade(page: Page, kind: str, seed: int) -> Page:
     if kind == "skew2_150":       # 150 dpi, 1.7 degree skew, light noise
         p = _rotate(_scale(page, 0.5, 0.5), 1.7)
         return Page(_jpeg(_noise(p.image, 8, rng), 60), p.words)
+    if kind == "dotted200":       # faint copy scanned 1-bit at 200 dpi, then softened (JPEG)
+        p = _scale(page, 2 / 3, 2 / 3)
+        arr = np.asarray(p.image.convert("L")).astype(np.float32)
+        arr = 255 - (255 - arr) * 0.4           # light toner: dithering leaves sparse dots
+        img = Image.fromarray(arr.astype(np.uint8)).convert("1").convert("RGB")
+        return Page(_jpeg(img.filter(ImageFilter.GaussianBlur(0.5)), 75), p.words)
     if kind == "rot90_200":       # fed in sideways at 200 dpi
         p = _rotate(_scale(page, 2 / 3, 2 / 3), 90)
         return Page(_jpeg(p.image, 75), p.words)
@@ -235,8 +242,8 @@ def degrade(page: Page, kind: str, seed: int) -> Page:
     raise ValueError(f"unknown degradation {kind!r}")
 
 
-KINDS = ["clean300", "low100", "low75jpg", "noisy150", "noisy200", "fax", "faint150",
-         "skew2_150", "rot90_200", "rot180_150"]
+KINDS = ["clean300", "low100", "low75jpg", "noisy150", "noisy200", "fax", "dotted200",
+         "faint150", "skew2_150", "rot90_200", "rot180_150"]
 
 
 # ----------------------------------------------------------------------- scoring
@@ -283,6 +290,12 @@ SETTINGS = {
     "t24": dict(target_height=24),
     "t16": dict(target_height=16),
     "noinvert": dict(try_inverted=False),
+    # The backend of algorithm revision 2: big text read at full size, no joining or
+    # repair of broken strokes, orientation detection whenever the first read is weak.
+    "previous": dict(join_broken=False, repair=False, orientation_check="read",
+                     shrink_above="off"),
+    # Defaults without Tesseract's table finder (forms with underlined fields).
+    "notables": dict(find_tables=False),
 }
 
 

@@ -294,3 +294,52 @@ def test_speed_options_are_validated_and_named_in_the_fingerprint():
     prints = {TesseractOcr(target_height=t, try_inverted=i).fingerprint()
               for t in (20, 30) for i in (True, False)}
     assert len(prints) == 4
+
+
+def dotted(image, keep: float = 0.35, seed: int = 0):
+    """Faint ink as a 1-bit copier dithers it: of each stroke only a scatter of 2x2 dots is
+    left, so no letter is one connected shape any more."""
+    gray = np.asarray(image.convert("L"))
+    rng = np.random.default_rng(seed)
+    h, w = gray.shape
+    dots = np.kron(rng.random((h // 2 + 1, w // 2 + 1)) < keep, np.ones((2, 2), bool))[:h, :w]
+    out = np.full_like(gray, 255)
+    out[(gray < 128) & dots] = 0
+    return Image.fromarray(out).convert("RGB")
+
+
+def test_page_of_broken_strokes_is_read_again_with_the_strokes_repaired():
+    image, truth = render(30)
+    broken = dotted(image, keep=0.5)
+    page = TesseractOcr().read(broken)
+    assert_boxes_in_page(page, broken)
+    plain = TesseractOcr(join_broken=False, repair=False).read(broken)
+    fixed, before = len(matched(page, truth)), len(matched(plain, truth))
+    # As given, Tesseract reads the dots as noise; the repaired second read has words
+    # with their boxes on the printed ones.
+    assert fixed >= before + 3
+
+
+def test_stroke_options_are_validated_and_named_in_the_fingerprint():
+    for name in ("join_broken", "repair", "find_tables"):
+        with pytest.raises(InputError, match=name):
+            TesseractOcr(**{name: "maybe"})
+        assert TesseractOcr(**{name: False}).fingerprint() != TesseractOcr().fingerprint()
+
+
+def test_big_text_is_read_shrunk_with_boxes_in_the_given_pixels():
+    image, truth = render(72)
+    page = TesseractOcr().read(image)
+    assert_boxes_in_page(page, image)
+    hits = matched(page, truth)
+    assert len(hits) >= len(truth) - 1
+    full = TesseractOcr(shrink_above="off").read(image)
+    assert "shrink_above=None" in TesseractOcr(shrink_above="off").fingerprint()
+    same = matched(full, truth)
+    common = set(hits) & set(same)
+    assert len(common) >= len(truth) - 2
+    for word in common:
+        # Read at under half the size, mapped back: the boxes agree within a few pixels.
+        assert hits[word].bbox == pytest.approx(same[word].bbox, abs=8.0)
+    with pytest.raises(InputError, match="shrink_above"):
+        TesseractOcr(shrink_above=5)

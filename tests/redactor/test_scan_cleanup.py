@@ -230,3 +230,70 @@ def test_pages_without_reverse_video_are_left_as_they_are():
     gray = np.asarray(page).copy()
     assert sc.reverse_video_mask(gray) is None
     assert sc.normalise_polarity(gray) is gray
+
+
+def dotted(gray: np.ndarray, keep: float = 0.3, seed: int = 0) -> np.ndarray:
+    """Faint ink as a 1-bit copier dithers it: of each stroke only a scatter of 2x2 dots
+    is left, so no letter is one connected shape any more."""
+    rng = np.random.default_rng(seed)
+    h, w = gray.shape
+    dots = np.kron(rng.random((h // 2 + 1, w // 2 + 1)) < keep, np.ones((2, 2), bool))[:h, :w]
+    out = np.full_like(gray, 255)
+    out[(gray < 128) & dots] = 0
+    return out
+
+
+def test_broken_strokes_are_joined_and_solid_strokes_left_alone():
+    solid = text_page(32)
+    true_h = sc.estimate_text_height(solid)
+    broken = dotted(solid)
+    frag_h = sc.estimate_text_height(broken)
+    # The fragments measure as text a fraction of the real size: the page would be
+    # upscaled several times over.
+    assert frag_h < 0.5 * true_h
+    joined, joined_h = sc.join_broken_strokes(broken, frag_h)
+    assert joined.shape == broken.shape
+    assert joined_h >= sc.BROKEN_STROKE_GAIN * frag_h
+    same, same_h = sc.join_broken_strokes(solid, true_h)
+    assert same is solid and same_h == true_h
+
+
+def test_only_pages_whose_strokes_broke_into_dots_are_offered_the_joining():
+    # small solid text (a clean render of a chart or a form at 150 dpi) is whole: the
+    # joining blur would only smear it
+    solid = text_page(14)
+    assert sc.fragment_share(solid) < sc.FRAGMENT_SHARE
+    assert sc.fragment_share(dotted(text_page(32))) >= sc.FRAGMENT_SHARE
+
+
+def test_repair_strokes_closes_gaps_in_place():
+    broken = dotted(text_page(48, (1800, 1000)), keep=0.45)
+    repaired = sc.repair_strokes(broken, 20.0)
+    assert repaired.shape == broken.shape and repaired.dtype == np.uint8
+    n_before = cv2.connectedComponents((broken < 128).astype(np.uint8))[0]
+    n_after = cv2.connectedComponents((repaired < 128).astype(np.uint8))[0]
+    assert n_after < 0.5 * n_before
+    # Nothing moves: the ink stays where the text was.
+    x0, y0, x1, y1 = ink_bbox(broken)
+    rx0, ry0, rx1, ry1 = ink_bbox(repaired)
+    assert abs(rx0 - x0) <= 3 and abs(ry0 - y0) <= 3 and abs(rx1 - x1) <= 3 and abs(ry1 - y1) <= 3
+
+
+def test_ink_tells_upright_from_turned_text_lines():
+    # Eight lines of ordinary text at double spacing, as a letter or form holds.
+    img = Image.new("L", (1300, 900), 255)
+    draw = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 28)
+    for i, line in enumerate(LINES + LINES[:3]):
+        draw.text((40, 40 + i * 100), line, font=font, fill=0)
+    page = np.asarray(img).copy()
+    th = sc.estimate_text_height(page)
+    upright = sc.upright_text_evidence(page, th)
+    assert sc.looks_upright(upright) and not sc.looks_turned(upright)
+    for turns in (1, 2, 3):
+        turned = np.ascontiguousarray(np.rot90(page, turns))
+        evidence = sc.upright_text_evidence(turned, th)
+        assert sc.looks_turned(evidence) and not sc.looks_upright(evidence), (turns, evidence)
+    # A blank page says nothing either way.
+    blank = sc.upright_text_evidence(np.full((400, 400), 255, np.uint8), 20.0)
+    assert not sc.looks_upright(blank) and not sc.looks_turned(blank)
