@@ -230,10 +230,15 @@ _INVERTED_NAME_GAP = re.compile(r",[ ]")
 _FIRM_TAIL = re.compile(r"[ ](?:and|&)[ ][A-Z]")
 
 
+_FIRST_AND_INITIAL = re.compile(r"[A-Z][a-z'’\-]+[ ][A-Z]\.?")
+_SURNAME_BEFORE = re.compile(r"(?<![\w,])[A-Z][A-Za-z'’\-]+,[ ]$")
+
+
 def join_inverted_names(spans: list[Span], text: str) -> list[Span]:
     """"Last, First M." is one name: a one-word PERSON span followed, after ", " on the same
     line, by a PERSON span of one or two words (a model that tagged "Anderson" and "Sarah"
-    apart) becomes one span. ``spans`` are non-overlapping and sorted."""
+    apart) becomes one span; a "First M." span takes the "Last, " written right before it.
+    ``spans`` are non-overlapping and sorted."""
     out: list[Span] = []
     for s in spans:
         prev = out[-1] if out else None
@@ -246,6 +251,12 @@ def join_inverted_names(spans: list[Span], text: str) -> list[Span]:
             out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
                                  detector=_detectors([prev, s]), text=text[prev.start:s.end])
             continue
+        if s.type == "PERSON" and _FIRST_AND_INITIAL.fullmatch(text[s.start:s.end]):
+            # "Walker, Maria L." where only "Maria L." was tagged: a form's "Last, First
+            # M.I." field; the capitalised word and comma right before it are the surname
+            m = _SURNAME_BEFORE.search(text, max(0, s.start - 40), s.start)
+            if m is not None and (prev is None or prev.end <= m.start()):
+                s = s.with_(start=m.start(), text=text[m.start():s.end])
         out.append(s)
     return out
 

@@ -282,3 +282,10 @@ def test_a_firm_found_by_its_form_holds_the_surnames_a_model_guessed():
     guessed = _span(text, "James, Compton and Becker LLP", "ORGANIZATION", 0.85, "presidio")
     out = merge_spans([guessed, *names], text=text)
     assert "PERSON" in [s.type for s in out]
+
+
+def test_a_first_name_and_initial_take_the_surname_written_before_them():
+    # a form's "Last, First M.I." field where only "Maria L." was tagged
+    text = "NAME (Last, First, M.I.)\nWalker, Maria L. 8/3/63\nDear Maria Lopez,"
+    out = merge_spans([_span(text, "Maria L."), _span(text, "Maria Lopez")], text=text)
+    assert [s.text for s in out] == ["Walker, Maria L.", "Maria Lopez"]
