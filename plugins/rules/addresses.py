@@ -317,10 +317,11 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
         """The segments right of segment i that, read after its text from ``start`` on,
         make a city line ("Lake Diana," + "ND 34590"); empty when they do not."""
         tail = text[start:layout.offsets[segs[i][-1]][1]]
-        for k, j in enumerate(row_chain(i)):
+        chain = row_chain(i)
+        for k, j in enumerate(chain):
             tail += " " + text[layout.offsets[segs[j][0]][0]:layout.offsets[segs[j][-1]][1]]
             if rx.city_line.fullmatch(tail.strip(" ,;|").replace("\n", " ")):
-                return row_chain(i)[:k + 1]
+                return chain[:k + 1]
         return []
 
     def delivery_line_above(i: int) -> int | None:

@@ -12,13 +12,10 @@ from plugins.rules.addresses import line_segments
 from plugins.rules.hits import Hit
 from plugins.rules.layout import Layout
 from plugins.rules.lexicon import Vocab
+from plugins.rules.organizations import _alt
 
 SCORE_PLACE = 0.6      # a shape (town, state) with a checked state, no label
 SCORE_STATE = 0.5      # a state's name alone ("shipped from our Indiana warehouse")
-
-
-def _alt(words) -> str:
-    return "|".join(sorted((re.escape(w).replace(r"\ ", "[ ]") for w in set(words)), key=len, reverse=True))
 
 
 @lru_cache(maxsize=4)
