@@ -2,10 +2,10 @@
 their real loading paths, and the shared windowing and span merging."""
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+import tiny_models
 import yaml
 
 from plugins._windows import Unit, merge_spans, plan_windows, whitespace_units
@@ -17,11 +17,6 @@ from redactor.paths import mapping_file
 from redactor.plugin_api import load_label_mapping
 
 
-def _tiny_models():
-    spec = importlib.util.spec_from_file_location("tiny_models", Path(__file__).with_name("tiny_models.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def page_of(lines: list[str]) -> OcrPage:
@@ -85,7 +80,7 @@ def test_every_preset_label_has_a_type():
 def models(tmp_path_factory) -> dict[str, Path]:
     pytest.importorskip("gliner")
     pytest.importorskip("gliner2")
-    tiny = _tiny_models()
+    tiny = tiny_models
     base = tmp_path_factory.mktemp("gliner")
     return {"gliner": tiny.tiny_gliner(base / "gliner-tiny"),
             "gliner2": tiny.tiny_gliner2(base / "gliner2-tiny")}

@@ -4,13 +4,11 @@ the request body: image bytes (base64), info types, likelihood."""
 from __future__ import annotations
 
 import base64
-import importlib.util
 import io
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
+import fake_servers as fakes
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
@@ -27,16 +25,6 @@ from redactor.model import OcrPage, WordBox  # noqa: E402
 pytestmark = pytest.mark.extras
 
 
-def _load_fakes():
-    spec = importlib.util.spec_from_file_location("redactor_tests_fake_servers",
-                                                  Path(__file__).with_name("fake_servers.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fakes = _load_fakes()
 
 
 def likelihood_name(value):

@@ -2,21 +2,16 @@
 transformers from a temporary folder, and its BIOES decoder."""
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+import tiny_models
 
 from plugins.privacy_filter_detector import PrivacyFilterDetector, TokenTag, decode_bioes
 from redactor.errors import InputError, PluginUnavailable
 from redactor.model import OcrPage, WordBox
 
 
-def _tiny_models():
-    spec = importlib.util.spec_from_file_location("tiny_models", Path(__file__).with_name("tiny_models.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def page_of(lines: list[str]) -> OcrPage:
@@ -62,7 +57,7 @@ def test_decode_skips_special_tokens_and_closes_at_end():
 def model_dir(tmp_path_factory) -> Path:
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    return _tiny_models().tiny_privacy_filter(tmp_path_factory.mktemp("pf") / "privacy-filter")
+    return tiny_models.tiny_privacy_filter(tmp_path_factory.mktemp("pf") / "privacy-filter")
 
 
 def forced_model(src: Path, dst: Path, tag: str, strength: float = 10.0) -> Path:
@@ -133,7 +128,7 @@ def test_max_tokens_option_shrinks_windows(model_dir):
 @pytest.mark.extras
 def test_model_label_without_mapping_is_an_input_error(tmp_path):
     pytest.importorskip("transformers")
-    folder = _tiny_models().tiny_privacy_filter(tmp_path / "odd", labels=("private_person", "private_ssn"))
+    folder = tiny_models.tiny_privacy_filter(tmp_path / "odd", labels=("private_person", "private_ssn"))
     with pytest.raises(InputError, match="private_ssn have no type in mappings/privacy_filter.yaml"):
         PrivacyFilterDetector(model=str(folder))
 

@@ -4,10 +4,9 @@ forms, identifiers in comb boxes, e-mail and web addresses at a sentence end). P
 OcrPage objects built from word boxes, with the OCR damage spelled out in the words."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
+from rules_pages import CHAR_W, LINE_H, one_line_rows, page_from_rows
 
 from plugins.rules_detector import RulesDetector
 from redactor.model import OcrPage, WordBox
@@ -18,16 +17,6 @@ def det():
     return RulesDetector()
 
 
-def _rules_pages():
-    spec = importlib.util.spec_from_file_location("rules_pages", Path(__file__).with_name("rules_pages.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_pages = _rules_pages()
-CHAR_W, LINE_H, LINE_STEP = _pages.CHAR_W, _pages.LINE_H, _pages.LINE_STEP
-page_from_rows, one_line_rows = _pages.page_from_rows, _pages.one_line_rows
 
 
 def spans(det, page):

@@ -5,7 +5,6 @@ llama.cpp server (REDACTOR_OPTIN=1)."""
 from __future__ import annotations
 
 import base64
-import importlib.util
 import io
 import json
 import os
@@ -17,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import numpy as np
+import fake_servers as fakes
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
@@ -25,16 +25,6 @@ from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.taxonomy import fine_types
 
 
-def _load_fakes():
-    spec = importlib.util.spec_from_file_location("redactor_tests_fake_servers",
-                                                  Path(__file__).with_name("fake_servers.py"))
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fakes = _load_fakes()
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 PAGE_SIZE = (1000, 700)
 
