@@ -36,8 +36,8 @@ COLUMN_WORD_GAP = 3.0
 # confidence (0-100) are unsure; at most this many words by kind of value are taken, with
 # at least this many letters and digits; the score says "label, but no value shape".
 # kinds of value a label in running text may find at the start of the next line: shapes
-# that a value parser checks (digits, an @), never a name
-WRAPPED_KINDS = ("id", "phone", "card", "email")
+# that a value parser checks (digits, an @, a made-up user name), never a person's name
+WRAPPED_KINDS = ("id", "phone", "card", "email", "online")
 UNREADABLE_CONF = 50.0   # the bar of redactor.unsure_words
 UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "online": 2}
 UNREADABLE_MIN_CHARS = 3
@@ -431,7 +431,7 @@ class LabelRules:
         elif kind == "email":
             r = V.email_value(toks, strong)
         elif kind == "online":
-            r = V.online_value(toks, self.vocab) if strong else None
+            r = V.online_value(toks, self.vocab) if strong else V.online_value_in_prose(toks, self.vocab)
         elif kind == "date":
             r = V.date_value(toks)
         else:

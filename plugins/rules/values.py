@@ -272,6 +272,35 @@ def online_value(tokens: list[Token], vocab: Vocab) -> tuple[int, int] | None:
     return toks[0][0], toks[0][1]
 
 
+# A user name, handle or host as running text writes it: lower-case letters and digits,
+# perhaps with . _ - ("jdoe42", "m.lopez", "kbrown").
+_HANDLE = re.compile(r"[a-z0-9][a-z0-9._\-]{2,31}")
+# Zipf frequency (log10 of uses per billion words) at and above which a token is a word of
+# English ("guide" 4.8, "admin" 3.9) rather than a name somebody made up ("kbrown" 0).
+COMMON_WORD_ZIPF = 3.0
+
+
+def is_common_word(token: str) -> bool:
+    """Whether ``token`` is an ordinary English word (wordfreq's frequency lists)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(token, "en") >= COMMON_WORD_ZIPF
+
+
+def online_value_in_prose(tokens: list[Token], vocab: Vocab) -> tuple[int, int] | None:
+    """The value of an online-id label in running text, written without its colon ("the
+    vendor portal: user kbrown."): only the next token, and only when it can be nothing
+    but an identifier (lower case letters, digits and . _ -, no English word), so that "user
+    guide" or "login page" stay text."""
+    st = strip_token(tokens[0], _STRIP + ".!?") if tokens else None
+    if st is None:
+        return None
+    t = st[2]
+    if not _HANDLE.fullmatch(t) or t in vocab.not_names or is_common_word(t.strip("._-")):
+        return None
+    return st[0], st[1]
+
+
 def date_value(tokens: list[Token]) -> tuple[int, int] | None:
     picked: list[Token] = []
     for tok in tokens:

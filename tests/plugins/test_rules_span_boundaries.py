@@ -491,3 +491,21 @@ def test_a_label_types_its_value_over_a_number_shape(det):
     assert ("BUSINESS_ID", "086554033") in got          # which bank, not whose account
     assert ("ACCOUNT_NUMBER", "212-555-0147") in got    # a phone's shape, an account's label
     assert ("BUSINESS_ID", "58202") in got
+
+
+def test_a_user_name_in_running_text_after_its_label_without_a_colon(det):
+    got = spans(det, page_from_rows(["I set up a login for you on the vendor portal: user kbrown. Thanks,",
+                                     "Your login is m.lopez_88 and the handle jdoe42 works too."]))
+    for value in ("kbrown", "m.lopez_88", "jdoe42"):
+        assert ("ONLINE_ID", value) in got, (value, got)
+    # the value opens the next line when the sentence wraps after the label
+    got = spans(det, page_from_rows(["I set up a login for you on the vendor portal: user",
+                                     "colejennifer. The program will run as planned."]))
+    assert ("ONLINE_ID", "colejennifer") in got, got
+
+
+@pytest.mark.parametrize("row", ["Read the user guide before the login page opens.",
+                                 "Every user should change the admin password.",
+                                 "Ask the user Maria for her handle today."])
+def test_words_after_an_online_label_in_running_text_stay_text(det, row):
+    assert not any(ty == "ONLINE_ID" for ty, _ in spans(det, page_from_rows([row]))), row
