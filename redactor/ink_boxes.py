@@ -21,6 +21,7 @@ import numpy as np
 
 from redactor.errors import InputError
 from redactor.model import BBox, Redaction
+from redactor.scan_cleanup import FRAGMENT_AREA
 
 # Defaults, all relative to the text height h of the box.
 PAD_FRAC = 0.0           # padding on every side (callers may ask for some): OCR word boxes
@@ -39,6 +40,12 @@ CONTEXT = 1.5            # the neighbourhood crop reaches this far around the bo
 TALL = 1.6               # components taller than this many box heights span two lines
 LINE_RUN = 1.5           # a straight run of ink this long is a rule, not a glyph's stroke
 MIN_CONTRAST = 40        # grey levels between ink and paper below which a crop has no ink
+DOTTED_SHARE = 0.3       # a crop whose ink components are this often specks of at most
+                         # FRAGMENT_AREA pixels has strokes broken into dots (dithered, faxed)
+DOT_GAP = 0.12           # ... whose dots lie at most this far apart inside one glyph
+JOINED_MAX_W = 1.5       # joined dots this wide and less than JOINED_MIN_H tall are a rule,
+JOINED_MIN_H = 0.35      # ... and joined dots taller than JOINED_MAX_H span two lines
+JOINED_MAX_H = 1.3
 
 
 def to_gray(image) -> np.ndarray:
@@ -75,6 +82,47 @@ def ink_mask(crop: np.ndarray, threshold: float | None) -> np.ndarray:
             return np.zeros(crop.shape, dtype=np.uint8)
         threshold, _ = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     return (crop <= threshold).astype(np.uint8)
+
+
+def ink_components(mask: np.ndarray, h: float):
+    """Connected ink components of the crop (``cv2.connectedComponentsWithStats``: count,
+    labels, stats), with the dots of broken strokes joined into the glyphs they make when
+    the crop's strokes broke into dots (a dithered copy, a fax, faint toner): each dot is
+    then no speck of dust to leave out, and a glyph whose end a box cut is one component the
+    box touches. Dots at most DOT_GAP text heights apart join (never across a word space);
+    labels and stats stay those of the ink pixels themselves. Solid print is labelled as it
+    is."""
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1 or (stats[1:, cv2.CC_STAT_AREA] <= FRAGMENT_AREA).mean() < DOTTED_SHARE:
+        return n, labels, stats
+    r = max(1, int(round(DOT_GAP * h / 2)))
+    grown = cv2.dilate(mask, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+    labels = labels * (mask > 0)
+    rows, cols = mask.shape
+    # a dilated component's box is its ink's box grown by r on every side (less at the edges)
+    x0 = np.minimum(stats[:, 0] + r, cols - 1)
+    y0 = np.minimum(stats[:, 1] + r, rows - 1)
+    x1 = np.maximum(stats[:, 0] + stats[:, 2] - r, x0 + 1)
+    y1 = np.maximum(stats[:, 1] + stats[:, 3] - r, y0 + 1)
+    x0 = np.where(stats[:, 0] == 0, 0, x0)
+    y0 = np.where(stats[:, 1] == 0, 0, y0)
+    x1 = np.where(stats[:, 0] + stats[:, 2] == cols, cols, x1)
+    y1 = np.where(stats[:, 1] + stats[:, 3] == rows, rows, y1)
+    area = np.bincount(labels.ravel(), minlength=n)
+    joined = np.stack([x0, y0, x1 - x0, y1 - y0, area], axis=1).astype(stats.dtype)
+    # dots that joined into what no run of glyphs is (a dotted rule or border, two lines of
+    # a dense scan) stay the dots they were
+    big = ((joined[:, 2] > JOINED_MAX_W * h) & (joined[:, 3] < JOINED_MIN_H * h)) | \
+        (joined[:, 3] > JOINED_MAX_H * h)
+    big[0] = False
+    if big.any():
+        _, dots, dot_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        undo = big[labels]
+        labels = np.where(undo, dots + n, labels)
+        joined = np.concatenate([joined, dot_stats])
+        n += len(dot_stats)
+    return n, labels, joined
 
 
 def _faint_extent(crop: np.ndarray, mask: np.ndarray, labels: np.ndarray, neighbours,
@@ -167,7 +215,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
     bx1, by1 = int(np.ceil(x1)) - cx0, int(np.ceil(y1)) - cy0
     nx0, ny0, nx1, ny1 = x0, y0, x1, y1
     if mask.any():
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        n, labels, stats = ink_components(mask, h)
         in_box = np.bincount(labels[max(by0, 0):by1, max(bx0, 0):bx1].ravel(), minlength=n)
         glyphs = []
         anchors = []      # glyph ink merged into structures (rules, borders): kept inside

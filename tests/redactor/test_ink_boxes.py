@@ -218,3 +218,35 @@ def test_dark_block_around_a_value_is_not_followed():
     fitted = fit_box(gray, touching, pad_frac=0.0)
     assert fitted[1] >= 99 - 1 and fitted[0] >= x0 - 1 and fitted[2] <= x1 + 1
     assert _inside(masks[1], fitted)[0] == masks[1].sum()
+
+
+def _dotted(gray):
+    """The page as a 1-bit copier prints faint text: every stroke broken into 2x2 dots
+    on a 3 px grid (the way the dithered and faxed scans of the challenge set look)."""
+    ink = gray < 128
+    grid = np.zeros_like(ink)
+    grid[::3, ::3] = grid[1::3, ::3] = grid[::3, 1::3] = grid[1::3, 1::3] = True
+    return np.where(ink & grid, 0, 255).astype(np.uint8)
+
+
+def test_a_dotted_glyph_that_the_box_cut_is_grown_back_not_taken_for_dust():
+    gray, masks, boxes = _render_words(["Phone", "565-4482", "today"], size=40, font_path=SERIF)
+    dotted = _dotted(gray)
+    dot_masks = [m & (dotted < 128) for m in masks]
+    x0, y0, x1, y1 = boxes[1]
+    h = y1 - y0
+    # OCR's box holds the value, a little loose: tightening keeps every dot of it ...
+    loose = (x0 - 3, y0 - 3, x1 + 3, y1 + 3)
+    # ... and a box that ends inside the last "2" grows over the dots right of the cut
+    cut = (x0, y0, x1 - 0.2 * h, y1)
+    for box in (loose, cut):
+        fitted = fit_box(dotted, box)
+        inside, total = _inside(dot_masks[1], fitted)
+        assert inside == total, (box, fitted, boxes[1])
+        for k in (0, 2):     # the words beside it stay visible
+            assert _inside(dot_masks[k], fitted)[0] == 0
+    # a speck of dust apart from the dotted text is still no glyph of the value
+    specked = dotted.copy()
+    sy = int(y0 - 0.8 * h)
+    specked[sy:sy + 2, int(x1 - 0.2 * h):int(x1 - 0.2 * h) + 2] = 0
+    assert fit_box(specked, boxes[1])[1] >= y0 - 1
