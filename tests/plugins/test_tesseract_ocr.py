@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import stat
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.skipif(TesseractOcr.unavailable_reason() is not None,
                                 reason=str(TesseractOcr.unavailable_reason()))
 
 FONT = "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"
+DATA = Path(__file__).resolve().parents[2] / "eval" / "data"
 LINES = ["Patient Margaret Holloway", "Account 58213907 balance due",
          "Telephone 555 0142 extension 19", "Please remit payment promptly"]
 KNOWN = {w for line in LINES for w in line.split()}
@@ -318,6 +320,27 @@ def test_page_of_broken_strokes_is_read_again_with_the_strokes_repaired():
     # As given, Tesseract reads the dots as noise; the repaired second read has words
     # with their boxes on the printed ones.
     assert fixed >= before + 3
+
+
+def test_upright_page_read_only_in_part_is_read_again_repaired():
+    # oth-0004 of the committed challenge set: a faint, broken scan whose few solid words
+    # read well, so it reads upright and is no weak read; its values did not read at all
+    from eval.attribution import recoverable_flags
+    from eval.dataset import load_dataset
+    from eval.metrics import prepare_page
+    from plugins.tesseract_ocr import _reads_upright, _reads_well
+
+    gold = next(p for p in load_dataset(DATA / "challenge" / "pages.jsonl") if p.page_id == "oth-0004")
+    image = Image.open(gold.image)
+    plain = TesseractOcr(repair=False).read(image)
+    assert _reads_upright(list(plain.words)) and not _reads_well(list(plain.words))
+    page = TesseractOcr().read(image)
+    assert_boxes_in_page(page, image)
+
+    def readable(p):
+        flags = recoverable_flags(prepare_page(gold, None), p.words)
+        return {a.value for f, a in zip(flags, gold.annotations) if f and a.critical}
+    assert readable(page) - readable(plain) >= {"373-819-9267", "5651-897403"}
 
 
 def test_stroke_options_are_validated_and_named_in_the_fingerprint():
