@@ -35,6 +35,10 @@ COLUMN_WORD_GAP = 3.0
 # A strong label's unreadable value (LabelRules._unreadable_value): words read below this
 # confidence (0-100) are unsure; at most this many words by kind of value are taken, with
 # at least this many letters and digits; the score says "label, but no value shape".
+# Digit groups of identifiers that forms print in comb boxes (SSN 3-2-4, EIN 2-7), and how
+# far apart (text heights) the boxes may space two groups.
+COMB_SHAPES = ((3, 2, 4), (2, 7))
+COMB_GAP = 6.0
 # kinds of value a label in running text may find at the start of the next line: shapes
 # that a value parser checks (digits, an @, a made-up user name), never a person's name
 WRAPPED_KINDS = ("id", "phone", "card", "email", "online")
@@ -601,6 +605,8 @@ class LabelRules:
                 if g.value in ("address", "party"):
                     continue   # handled above through _first_run
                 found = self._value(g, btoks, True)
+                if found and g.value == "id":
+                    found = self._with_comb_rest(found, run)
                 if found:
                     hits.extend(found)
                     hits.extend(self._table_rows(g, lh, run))
@@ -608,6 +614,36 @@ class LabelRules:
             else:
                 hits.extend(self._unreadable_value(groups[0], btoks))
         return hits
+
+    def _with_comb_rest(self, found: list[Hit], run: list[int]) -> list[Hit]:
+        """An identifier written in a form's comb boxes ("629 | 06 | 4257" under "SOCIAL
+        SECURITY NO."): one box per digit spaces its groups wider than words, so the value
+        found under the label may be its first group only. Digit groups that follow on the
+        line, across box lines and wide gaps, join it when together they make the shape of
+        an identifier that forms print in comb boxes (an SSN, an EIN)."""
+        lay = self.layout
+        line = lay.line_of_word(run[0])
+        words = line.words[line.words.index(run[0]):]
+        groups: list[int] = []
+        last = end = None
+        for w in words:
+            if last is not None and \
+                    lay.words[w].bbox[0] - lay.words[last].bbox[2] > COMB_GAP * line.height:
+                break
+            t = lay.words[w].text.strip(JUNK + "[](){}«»")
+            last = w
+            if not t:
+                continue       # a box line read as "|"
+            if not t.isdigit() or sum(groups) + len(t) > max(map(sum, COMB_SHAPES)):
+                break
+            groups.append(len(t))
+            end = w
+            if tuple(groups) in COMB_SHAPES:
+                stop = lay.offsets[end][1]
+                if stop <= found[0].end:
+                    break
+                return [Hit(found[0].rule, found[0].start, stop, found[0].score)] + found[1:]
+        return found
 
     def _unreadable_value(self, group: LabelGroup, toks: list[V.Token]) -> list[Hit]:
         """The value of a strong label ("To:", "Phone:", a form cell's caption) that OCR

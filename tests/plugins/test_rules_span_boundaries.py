@@ -509,3 +509,24 @@ def test_a_user_name_in_running_text_after_its_label_without_a_colon(det):
                                  "Ask the user Maria for her handle today."])
 def test_words_after_an_online_label_in_running_text_stay_text(det, row):
     assert not any(ty == "ONLINE_ID" for ty, _ in spans(det, page_from_rows([row]))), row
+
+
+@pytest.mark.parametrize("printed", ["Contact: travis. Kramer@dixon.com today",
+                                     "mail margaret .wilson@boyd-rice.net.",
+                                     "From: alexander. lara@walker.org"])
+def test_an_email_whose_user_part_ocr_split_at_its_dot_is_one_address(det, printed):
+    got = [t for ty, t in spans(det, page_from_rows([printed])) if ty == "EMAIL"]
+    assert len(got) == 1 and got[0].split("@")[0].count(" ") == 1, got
+    assert not any(ty == "PERSON" for ty, _ in spans(det, page_from_rows([printed])))
+
+
+def test_an_ssn_in_comb_boxes_spaced_wider_than_words_is_one_value(det):
+    # one box per digit: the groups stand 3-4 text heights apart, across the boxes' lines
+    # (a skewed scan: the next header is not beside the label, so the column stays open)
+    page = one_line_rows([[(20, "SOCIAL SECURITY NO.")],
+                          [(25, "629"), (150, "|"), (170, "06"), (280, "4257"), (700, "Single")]])
+    assert [t for ty, t in spans(det, page) if ty == "ID_NUMBER"] == ["629 | 06 4257"]
+    # groups that make no SSN stay apart: "12" under the next column is not a digit of it
+    page = one_line_rows([[(20, "SOCIAL SECURITY NO."), (440, "DEPENDANTS")],
+                          [(25, "629-06-4257"), (200, "12")]])
+    assert [t for ty, t in spans(det, page) if ty == "ID_NUMBER"] == ["629-06-4257"]
