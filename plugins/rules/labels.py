@@ -20,6 +20,7 @@ RIGHT_GAP_STRONG = 12.0
 RIGHT_GAP_MARKED = 20.0
 TITLE_RATIO = 1.7        # a label this many times taller than the line under it is a title
 RIGHT_GAP_WEAK = 1.5
+WEAK_SPACING = 1.6       # ... or this many of the gaps between the label's own words
 WORD_GAP = 2.2
 CELL_GAP = 2.5
 BELOW_GAP = 2.5
@@ -287,6 +288,11 @@ class LabelRules:
         if first_gap is None:
             first_gap = RIGHT_GAP_MARKED if (lh.has_term or lh.has_num) else \
                 RIGHT_GAP_STRONG if lh.strong else RIGHT_GAP_WEAK
+        # a value in running text follows a label of several words ("employee ID") at the
+        # spacing of the label's own words, which is wider than RIGHT_GAP_WEAK text heights
+        # in a typewriter face
+        first_px = max(first_gap * h, WEAK_SPACING * self._word_spacing(lh)) \
+            if first_gap == RIGHT_GAP_WEAK else first_gap * h
         prev = last
         w = lay.next_in_line(last)
         if w is None and not toks:
@@ -297,8 +303,8 @@ class LabelRules:
             gap = lay.words[w].bbox[0] - lay.words[prev].bbox[2]
             # a speck or dash right after the label does not start the value
             started = any(any(c.isalnum() for c in t[2]) for t in toks)
-            limit = first_gap if not started else WORD_GAP
-            if gap > limit * h or self._is_terminator_word(w):
+            limit = first_px if not started else WORD_GAP * h
+            if gap > limit or self._is_terminator_word(w):
                 break
             s, e = lay.offsets[w]
             if not _speck(lay.words[w]):
@@ -308,6 +314,12 @@ class LabelRules:
                 prev = w
             w = lay.next_in_line(w)
         return [t for t in toks if t[2].strip()]
+
+    def _word_spacing(self, lh: LabelHit) -> float:
+        """The widest gap between the label's words on its line (0 for a one-word label)."""
+        boxes = [self.layout.words[w].bbox for w in lh.words
+                 if self.layout.word_line[w] == lh.line.index]
+        return max((b[0] - a[2] for a, b in zip(boxes, boxes[1:])), default=0.0)
 
     def _wrapped_tokens(self, lh: LabelHit) -> list[V.Token]:
         """When the label ends its line, the first words of the line that follows it in

@@ -183,6 +183,8 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[in
     confusions count only as letters); amounts and percentages are not identifiers."""
     picked: list[Token] = []
     for k, tok in enumerate(tokens):
+        if not picked and tok[2].strip() in ("-", "–", "—"):
+            continue   # a dash between the label and its value ("Account No. — 2572593572")
         st = strip_token(tok, _STRIP + ".")
         if st is None:
             if tok[2].strip() in (":", "#", "-", "|", "/"):

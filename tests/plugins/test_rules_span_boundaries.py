@@ -530,3 +530,20 @@ def test_an_ssn_in_comb_boxes_spaced_wider_than_words_is_one_value(det):
     page = one_line_rows([[(20, "SOCIAL SECURITY NO."), (440, "DEPENDANTS")],
                           [(25, "629-06-4257"), (200, "12")]])
     assert [t for ty, t in spans(det, page) if ty == "ID_NUMBER"] == ["629-06-4257"]
+
+
+def test_a_value_after_a_label_in_running_text_at_a_typewriter_s_word_spacing(det):
+    # a monospaced face: a space is wider than 1.5 text heights' worth of the usual gap,
+    # and the value follows the label at the spacing of the label's own words
+    words, x = [], 20.0
+    for text in "Can you confirm the employee ID (E61076) for Brittney".split():
+        w = 24.0 * len(text)
+        words.append(WordBox(text, (x, 100.0, x + w, 125.0), 95.0, 0, 0))
+        x += w + 38.0
+    got = spans(det, OcrPage(2000, 300, tuple(words), "test"))
+    assert ("ID_NUMBER", "E61076") in got, got
+
+
+def test_a_dash_between_a_label_and_its_value(det):
+    got = spans(det, page_from_rows(["Account No. — 2572593572 Fed. Tax ID 81-6209516"]))
+    assert ("ACCOUNT_NUMBER", "2572593572") in got, got
