@@ -51,6 +51,7 @@ UNREADABLE_SCORE = 0.6
 FILLERS = {"is", "was", "are", "will", "be", "of", "=", "-", "", "#", "no", "number", "nr", "reads",
            "ending", "in", "on", "file"}
 JUNK = "‘’'`\"“”|•·*~^_.,;:!-–—=+"
+_ADDRESS_AFTER_NAME = re.compile(r"[<(\[][^\s<>()\[\]]+@[^\s<>()\[\]]+[>)\]][;,]?")
 _STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))")
 _PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
 
@@ -431,6 +432,10 @@ class LabelRules:
                 s, e, org = r
                 hits.append(Hit("label_organization" if org else group.rule, s, e, group.score))
                 rest = [t for t in toks if t[0] >= e]
+                if rest and _ADDRESS_AFTER_NAME.fullmatch(rest[0][2]):
+                    # "Todd Hardin <toddh@salazar.com>; Gonzales, Gregory": a mail header's
+                    # list gives each name its address (the e-mail rule hides that)
+                    e, rest = rest[0][1] - (rest[0][2][-1] in ";,"), rest[1:]
                 sep = self.text[e:rest[0][0]] if rest else ""
                 if not re.fullmatch(r"[ ]?[;:/,&][ ]?|[ ](?:and|&)[ ]", sep):
                     break

@@ -547,3 +547,10 @@ def test_a_value_after_a_label_in_running_text_at_a_typewriter_s_word_spacing(de
 def test_a_dash_between_a_label_and_its_value(det):
     got = spans(det, page_from_rows(["Account No. — 2572593572 Fed. Tax ID 81-6209516"]))
     assert ("ACCOUNT_NUMBER", "2572593572") in got, got
+
+
+def test_a_mail_header_list_of_names_each_with_its_address(det):
+    got = spans(det, page_from_rows(["To: Todd Hardin <toddh@salazar.com>; Gonzales, Gregory",
+                                     "Cc: Ann Lee <ann@x.org>, Bob Stone <bob@y.com>; Carl Diaz"]))
+    for name in ("Todd Hardin", "Gonzales, Gregory", "Ann Lee", "Bob Stone", "Carl Diaz"):
+        assert ("PERSON", name) in got, (name, got)
