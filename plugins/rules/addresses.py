@@ -45,8 +45,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
         rf"(?<![\w$.,/])(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
         rf"(?:{name_word}[ ]+){{1,5}}(?P<suffix>(?i:{suffix}))\.?(?![\w])"
         rf"(?:[ ]+(?i:{dirs})\.?(?![\w]))?{unit_part}?")
+    # OCR reads the O as a zero ("P.0. Box") and the dots as commas or colons
     po_box = re.compile(
-        r"(?<![\w])(?i:p[ .,]{0,2}o[ .,]{0,2}box|post[ ]office[ ]box|pob|pmb|postfach|apartado|b\.?p\.?)"
+        r"(?<![\w])(?i:p[ .,:]{0,2}[o0][ .,:]{0,2}box\.?|post[ ]office[ ]box|pob|pmb|postfach|apartado|b\.?p\.?)"
         r"[ ]*#?[ ]*\d{1,7}(?![\w])")
     # OCR sometimes splits a ZIP ("MA 4361 1"): five digits with at most one space inside
     zip_us = r"(?:\d{5}|\d{4}[ ]\d|\d[ ]\d{4}|\d{3}[ ]\d{2}|\d{2}[ ]\d{3})(?:[ ]?-[ ]?\d{4})?"

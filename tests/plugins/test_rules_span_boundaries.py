@@ -554,3 +554,9 @@ def test_a_mail_header_list_of_names_each_with_its_address(det):
                                      "Cc: Ann Lee <ann@x.org>, Bob Stone <bob@y.com>; Carl Diaz"]))
     for name in ("Todd Hardin", "Gonzales, Gregory", "Ann Lee", "Bob Stone", "Carl Diaz"):
         assert ("PERSON", name) in got, (name, got)
+
+
+@pytest.mark.parametrize("printed", ["P.0. Box 88464", "P0: Box. 88464", "p,o, box 88464"])
+def test_a_po_box_whose_o_ocr_read_as_a_zero(det, printed):
+    got = spans(det, page_from_rows([printed, "Jamesview, RI 91715"]))
+    assert ("ADDRESS", printed + "\nJamesview, RI 91715") in got, got
