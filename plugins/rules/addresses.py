@@ -342,11 +342,14 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 continue
             if best is None or by1 > seg_box(best)[3]:
                 best = j
-        if best is None or best in by_seg or len(segs[best]) > 8:
+        # a line the patterns only guessed at ("27320 Brittany Croasing" read like a
+        # postcode and town) is still the delivery line a city line under it completes
+        if best is None or len(segs[best]) > 8 or \
+                (best in by_seg and not {hh.kind for hh in by_seg[best]} <= _NEEDS_COMPANY):
             return None
         words = [layout.words[w].text for w in segs[best]]
         first = words[0].lstrip(JUNK_LEAD)
-        if any("@" in w for w in words) or not re.match(r"\d{1,6}\b|(?i:p\W{0,3}o\W{0,3}box)", first) or \
+        if any("@" in w for w in words) or not re.match(r"\d{1,6}\b(?![/.\-]\d)|(?i:p\W{0,3}o\W{0,3}box)", first) or \
                 not any(c.isalpha() for w in words[1:] for c in w):
             return None
         return best
@@ -374,10 +377,12 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
             continue
         anchor = _x0(layout, min(h.start for h in by_seg[si]))
         block = [si]
+        delivery = None
         if {h.kind for h in by_seg[si]} <= _ENDS_ADDRESS:
             above = delivery_line_above(si)
             if above is not None and above not in used:
                 block.insert(0, above)
+                delivery = above
         cur = si
         closed = False
         if si in row_next and not used.intersection(row_next[si]):
@@ -405,17 +410,19 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 cur = nxt2
                 continue
             break
-        used.update(block)
         kinds = {h.kind for b in block for h in by_seg.get(b, [])}
         if not [k for k in kinds if k not in _NEEDS_COMPANY] and len([b for b in block if b in by_seg]) < 2:
-            continue   # a lone EU-style line is too weak on its own
+            continue   # a lone EU-style line is too weak on its own (a city line under it may
+                       # still take it as its delivery line)
+        used.update(block)
         score = max(_SCORES[k] for k in kinds)
         if len(block) > 1:
             score = min(0.89, score + 0.04)   # still a pattern: below the label band (0.9)
         runs = []
         for b in block:
-            if b in row_next or b in row_prev:
-                runs.append(layout.span_of_words(segs[b]))   # one row: every word of it
+            if b in row_next or b in row_prev or b == delivery:
+                # one row, or the delivery line: every word of it
+                runs.append(layout.span_of_words(segs[b]))
             elif b in by_seg:
                 hs = [h for h in by_seg[b]]
                 ss, ee = _seg_extent(text, hs)

@@ -560,3 +560,13 @@ def test_a_mail_header_list_of_names_each_with_its_address(det):
 def test_a_po_box_whose_o_ocr_read_as_a_zero(det, printed):
     got = spans(det, page_from_rows([printed, "Jamesview, RI 91715"]))
     assert ("ADDRESS", printed + "\nJamesview, RI 91715") in got, got
+
+
+def test_a_street_line_ocr_garbled_into_a_postcode_and_town_over_its_city_line(det):
+    # "Croasing" is no street suffix, so the line reads like "postcode town" (EU style);
+    # the US city line under it makes it the delivery line, whole
+    got = spans(det, page_from_rows(["27320 Brittany Croasing Suite 447", "East Debbie, LA 35887"]))
+    assert ("ADDRESS", "27320 Brittany Croasing Suite 447\nEast Debbie, LA 35887") in got, got
+    # a table row that starts with a date is no delivery line
+    got = spans(det, page_from_rows(["12/23/16 94518 Market survey", "East Debbie, LA 35887"]))
+    assert not any(ty == "ADDRESS" and "Market" in t for ty, t in got), got
