@@ -92,9 +92,9 @@ def ink_components(mask: np.ndarray, h: float):
     box touches. Dots at most DOT_GAP text heights apart join (never across a word space);
     labels and stats stay those of the ink pixels themselves. Solid print is labelled as it
     is."""
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n <= 1 or (stats[1:, cv2.CC_STAT_AREA] <= FRAGMENT_AREA).mean() < DOTTED_SHARE:
-        return n, labels, stats
+    n_dots, dots, dot_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n_dots <= 1 or (dot_stats[1:, cv2.CC_STAT_AREA] <= FRAGMENT_AREA).mean() < DOTTED_SHARE:
+        return n_dots, dots, dot_stats
     r = max(1, int(round(DOT_GAP * h / 2)))
     grown = cv2.dilate(mask, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
@@ -110,14 +110,13 @@ def ink_components(mask: np.ndarray, h: float):
     x1 = np.where(stats[:, 0] + stats[:, 2] == cols, cols, x1)
     y1 = np.where(stats[:, 1] + stats[:, 3] == rows, rows, y1)
     area = np.bincount(labels.ravel(), minlength=n)
-    joined = np.stack([x0, y0, x1 - x0, y1 - y0, area], axis=1).astype(stats.dtype)
+    joined = np.stack([x0, y0, x1 - x0, y1 - y0, area], axis=1).astype(dot_stats.dtype)
     # dots that joined into what no run of glyphs is (a dotted rule or border, two lines of
     # a dense scan) stay the dots they were
     big = ((joined[:, 2] > JOINED_MAX_W * h) & (joined[:, 3] < JOINED_MIN_H * h)) | \
         (joined[:, 3] > JOINED_MAX_H * h)
     big[0] = False
     if big.any():
-        _, dots, dot_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         undo = big[labels]
         labels = np.where(undo, dots + n, labels)
         joined = np.concatenate([joined, dot_stats])

@@ -49,7 +49,8 @@ def verify_page(redactor, redacted: Image.Image, result: PageResult) -> Verifica
     page = redactor.read(redacted)
     findings: list[dict] = []
     pad = float(redactor.config.pad or 0.0)
-    burned = [(b[0] - pad, b[1] - pad, b[2] + pad, b[3] + pad) for b in (r.bbox for r in result.redactions)]
+    burned = [(x0 - pad, y0 - pad, x1 + pad, y1 + pad) for x0, y0, x1, y1 in
+              (r.bbox for r in result.redactions)]
     # Unfiltered: a critical identifier the run was told to leave (--types) is still a
     # critical identifier on a page about to be published.
     for span in redactor.detect(page, apply_filters=False):

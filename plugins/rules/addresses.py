@@ -47,7 +47,8 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
         rf"(?:[ ]+(?i:{dirs})\.?(?![\w]))?{unit_part}?")
     # OCR reads the O as a zero ("P.0. Box") and the dots as commas or colons
     po_box = re.compile(
-        r"(?<![\w])(?i:p[ .,:]{0,2}[o0][ .,:]{0,2}box\.?|post[ ]office[ ]box|pob|pmb|postfach|apartado|b\.?p\.?)"
+        r"(?<![\w])(?i:p[ .,:]{0,2}[o0][ .,:]{0,2}box\.?|post[ ]office[ ]box|pob|pmb|postfach|apartado"
+        r"|b\.?p\.?)"
         r"[ ]*#?[ ]*\d{1,7}(?![\w])")
     # OCR sometimes splits a ZIP ("MA 4361 1"): five digits with at most one space inside
     zip_us = r"(?:\d{5}|\d{4}[ ]\d|\d[ ]\d{4}|\d{3}[ ]\d{2}|\d{2}[ ]\d{3})(?:[ ]?-[ ]?\d{4})?"
@@ -349,7 +350,8 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
             return None
         words = [layout.words[w].text for w in segs[best]]
         first = words[0].lstrip(JUNK_LEAD)
-        if any("@" in w for w in words) or not re.match(r"\d{1,6}\b(?![/.\-]\d)|(?i:p\W{0,3}o\W{0,3}box)", first) or \
+        if any("@" in w for w in words) or \
+                not re.match(r"\d{1,6}\b(?![/.\-]\d)|(?i:p\W{0,3}o\W{0,3}box)", first) or \
                 not any(c.isalpha() for w in words[1:] for c in w):
             return None
         return best
