@@ -33,7 +33,7 @@ from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend
 
 # Bumped whenever a change here can change the words read: part of the cache key.
-ALGORITHM_REVISION = "5"
+ALGORITHM_REVISION = "6"
 INSTALL_HINT = "install Debian package tesseract-ocr"
 log = logging.getLogger(__name__)
 _CMD_LOCK = threading.Lock()
@@ -45,6 +45,11 @@ REREAD_LINE_HEIGHT = 1.3 * sc.BODY_TEXT_HEIGHT_300DPI * REREAD_SCALE   # a word 
 REREAD_MARGIN = 5.0
 UNREAD_MIN_CONF = 50.0
 MAX_REREAD_REGIONS = 80
+# A word taller than this many lines of confident words, and unsure, is lines run together.
+MERGED_LINES = 1.8
+MERGED_MAX_CONF = 60.0
+MAX_MERGED_REGIONS = 12
+MERGED_JOIN = 1.5   # gap, in lines, to the words beside such a word taken with it
 # Share of a read's words read with confidence (>= 80) below which an upright page is read
 # once more with its strokes repaired (``repair``).
 READS_WELL = 0.8
@@ -133,6 +138,8 @@ class TesseractOcr(OcrBackend):
     - ``find_tables``: Tesseract's table finder (on by default; ``false`` passes
       ``-c textord_tabfind_find_tables=0``: more values read on forms with underlined
       fields, but worse boxes end to end, see docs/ocr.md).
+    - ``split_merged``: read again, as blocks, the unsure words as tall as several lines
+      where Tesseract ran lines together (on by default, docs/ocr.md "Revision 6").
     - ``timeout``: seconds allowed per page over all Tesseract runs; exceeded -> PluginFailed.
     - ``tesseract_cmd``: the binary (name on PATH or a path).
     """
@@ -146,6 +153,7 @@ class TesseractOcr(OcrBackend):
                  target_height: float = sc.TARGET_TEXT_HEIGHT, try_inverted: bool = True,
                  join_broken: bool = True, repair: bool = True, find_tables: bool = True,
                  orientation_check: str = "ink", shrink_above: float | None = SHRINK_ABOVE,
+                 split_merged: bool = True,
                  timeout: float = 120.0, tesseract_cmd: str = "tesseract", **unknown):
         if unknown:
             raise InputError(f"tesseract: unknown option(s): {', '.join(sorted(unknown))}")
@@ -186,6 +194,7 @@ class TesseractOcr(OcrBackend):
         self.join_broken = _as_bool(join_broken, "join_broken")
         self.repair = _as_bool(repair, "repair")
         self.find_tables = _as_bool(find_tables, "find_tables")
+        self.split_merged = _as_bool(split_merged, "split_merged")
         if str(shrink_above).strip().lower() in ("", "0", "none", "off", "false"):
             shrink_above = None
         self.shrink_above = _as_number(shrink_above, "shrink_above", float) if shrink_above else None
@@ -234,7 +243,7 @@ class TesseractOcr(OcrBackend):
                 f"target={self.target_height:g} try_inverted={self.try_inverted} "
                 f"join_broken={self.join_broken} repair={self.repair} "
                 f"find_tables={self.find_tables} orientation_check={self.orientation_check} "
-                f"shrink_above={self.shrink_above}")
+                f"shrink_above={self.shrink_above} split_merged={self.split_merged}")
 
     def describe(self) -> str:
         return self.fingerprint()
@@ -273,9 +282,89 @@ class TesseractOcr(OcrBackend):
             # An upright page read only in part: bold captions read well, the broken or
             # faint print of the values beside them did not (a dithered copy's body text).
             words = self._repaired_read(work, words, text_h, dpi, deadline)
+        if self.split_merged:
+            words = self._reread_merged_lines(work, words, text_h, dpi, deadline)
         if self.reread:
             words = self._reread(work, words, text_h, dpi, deadline)
         return self._to_page(words, forward, width, height)
+
+    def _reread_merged_lines(self, work: np.ndarray, words: list[_Word], text_h, dpi: int,
+                             deadline: float) -> list[_Word]:
+        """Regions where Tesseract's line finder ran several text lines together, read
+        again on their own as blocks.
+
+        A column of small print beside a column of larger type (an invoice's bank details
+        beside its totals) can be taken for one line; the words then come back as one
+        unsure "word" as tall as two or three lines, and the values in it are lost. Such a
+        word is read again, cropped; its new words replace every word centred in the crop
+        when they read clearly better."""
+        heights = [w.box[3] - w.box[1] for w in words
+                   if w.conf >= 80 and sum(ch.isalpha() for ch in w.text) >= 2]
+        if len(heights) < 5:
+            return words
+        line_h = float(np.median(heights))
+        pad = line_h / 3.0
+        regions: list[list[float]] = []
+        for w in words:
+            wh, ww = w.box[3] - w.box[1], w.box[2] - w.box[0]
+            # Not a bracket or a rule: those are tall and thin.
+            if w.conf < MERGED_MAX_CONF and wh > MERGED_LINES * line_h and ww > 0.6 * line_h:
+                # With the words beside it on the lines it spans: the merge often cuts a
+                # value in two, its first digits in the tall word and the rest beside it.
+                box = list(w.box)
+                grown = True
+                while grown:
+                    grown = False
+                    for o in words:
+                        cy = (o.box[1] + o.box[3]) / 2
+                        gap = max(o.box[0] - box[2], box[0] - o.box[2])
+                        if box[1] <= cy <= box[3] and gap < MERGED_JOIN * line_h and \
+                                not (box[0] <= o.box[0] and o.box[2] <= box[2]):
+                            box = [min(box[0], o.box[0]), box[1], max(box[2], o.box[2]), box[3]]
+                            grown = True
+                box = [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad]
+                for r in regions:
+                    if box[0] < r[2] and r[0] < box[2] and box[1] < r[3] and r[1] < box[3]:
+                        r[:] = [min(r[0], box[0]), min(r[1], box[1]), max(r[2], box[2]), max(r[3], box[3])]
+                        break
+                else:
+                    regions.append(box)
+        regions = regions[:MAX_MERGED_REGIONS]
+        if not regions:
+            return words
+        th = text_h or line_h
+        new_by_region = self._read_crops(work, [tuple(r) for r in regions], th, dpi, deadline)
+
+        def centred_in(w: _Word, r) -> bool:
+            cx, cy = (w.box[0] + w.box[2]) / 2, (w.box[1] + w.box[3]) / 2
+            return r[0] <= cx <= r[2] and r[1] <= cy <= r[3]
+
+        out = list(words)
+        changed: set[tuple] = set()
+        for n, (r, new) in enumerate(zip(regions, new_by_region)):
+            old = [w for w in out if centred_in(w, r)]
+            kept = [w for w in out if not centred_in(w, r)]
+            # Halves of the neighbours the crop cut through are no new words.
+            new = [w for w in new if (any(ch.isalnum() for ch in w.text) or len(w.text) > 1)
+                   and not any(_overlap_share(w.box, k.box) > 0.5 for k in kept)]
+            # Digits are what the values are made of: a read that loses some is no better.
+            if not new or _quality(new) <= _quality(old) or _mean_conf(new) < _mean_conf(old) \
+                    or _digits(new) < _digits(old):
+                continue
+            new = [_Word(w.text, w.box, w.conf, *_line_for(w, kept, line_h, ("merged", n)))
+                   for w in new]
+            at = min(i for i, w in enumerate(out) if centred_in(w, r)) if old else len(out)
+            out = [w for w in out[:at] if not centred_in(w, r)] + new + \
+                [w for w in out[at:] if not centred_in(w, r)]
+            changed.update(w.line_key for w in new)
+        if not changed:
+            return out
+        # A line that took re-read words is read left to right, in one run, where it began.
+        lines: dict[tuple, list[_Word]] = {}
+        for w in out:
+            lines.setdefault(w.line_key if w.line_key in changed else ("word", id(w)), []).append(w)
+        return [w for key, ws in lines.items()
+                for w in (sorted(ws, key=lambda w: w.box[0]) if key in changed else ws)]
 
     def _repaired_read(self, work: np.ndarray, words: list[_Word], text_h, dpi: int,
                        deadline: float) -> list[_Word]:
@@ -579,6 +668,33 @@ def _quality(words: list[_Word]) -> float:
     """Confidence-weighted count of characters read as real words."""
     return sum(len(w.text) * max(w.conf, 0.0) / 100.0 for w in words
                if sum(ch.isalnum() for ch in w.text) >= 2)
+
+
+def _overlap_share(box, other) -> float:
+    """Share of ``box``'s area that ``other`` covers."""
+    iw = min(box[2], other[2]) - max(box[0], other[0])
+    ih = min(box[3], other[3]) - max(box[1], other[1])
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return iw * ih / area if iw > 0 and ih > 0 and area > 0 else 0.0
+
+
+def _digits(words: list[_Word]) -> int:
+    return sum(ch.isdigit() for w in words for ch in w.text)
+
+
+def _line_for(word: _Word, others: list[_Word], line_h: float, tag: tuple) -> tuple[tuple, tuple]:
+    """Line and block keys for a word read again: those of the line it sits on among
+    ``others`` (a field's value re-read beside its unchanged label stays on the label's
+    line), else new keys under ``tag``."""
+    cy = (word.box[1] + word.box[3]) / 2
+    best, dist = None, 0.5 * line_h
+    for o in others:
+        d = abs((o.box[1] + o.box[3]) / 2 - cy)
+        if d < dist and o.box[3] - o.box[1] < MERGED_LINES * line_h:
+            best, dist = o, d
+    if best is not None:
+        return best.line_key, best.block_key
+    return tag + tuple(word.line_key), tag
 
 
 def _mean_conf(words: list[_Word]) -> float:
