@@ -297,7 +297,7 @@ class TesseractOcr(OcrBackend):
         beside its totals) can be taken for one line; the words then come back as one
         unsure "word" as tall as two or three lines, and the values in it are lost. Such a
         word is read again, cropped; its new words replace every word centred in the crop
-        when they read clearly better."""
+        when they read better and lose no digit."""
         heights = [w.box[3] - w.box[1] for w in words
                    if w.conf >= 80 and sum(ch.isalpha() for ch in w.text) >= 2]
         if len(heights) < 5:
@@ -345,7 +345,7 @@ class TesseractOcr(OcrBackend):
             old = [w for w in out if centred_in(w, r)]
             kept = [w for w in out if not centred_in(w, r)]
             # Halves of the neighbours the crop cut through are no new words.
-            new = [w for w in new if (any(ch.isalnum() for ch in w.text) or len(w.text) > 1)
+            new = [w for w in new if _is_text(w)
                    and not any(_overlap_share(w.box, k.box) > 0.5 for k in kept)]
             # Digits are what the values are made of: a read that loses some is no better.
             if not new or _quality(new) <= _quality(old) or _mean_conf(new) < _mean_conf(old) \
@@ -541,7 +541,7 @@ class TesseractOcr(OcrBackend):
         replaced: dict[tuple, list[_Word]] = {}
         added: list[tuple[float, list[_Word]]] = []
         for n, ((box, key), new) in enumerate(zip(regions, new_by_region)):
-            new = [w for w in new if any(ch.isalnum() for ch in w.text) or len(w.text) > 1]
+            new = [w for w in new if _is_text(w)]
             if not new:
                 continue
             if key is not None:
@@ -676,6 +676,11 @@ def _overlap_share(box, other) -> float:
     ih = min(box[3], other[3]) - max(box[1], other[1])
     area = (box[2] - box[0]) * (box[3] - box[1])
     return iw * ih / area if iw > 0 and ih > 0 and area > 0 else 0.0
+
+
+def _is_text(word: _Word) -> bool:
+    """Not a lone speck or stroke that a re-read crop returns as a one-character word."""
+    return any(ch.isalnum() for ch in word.text) or len(word.text) > 1
 
 
 def _digits(words: list[_Word]) -> int:
