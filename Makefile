@@ -7,7 +7,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 EXTRAS ?= test,cloud,gliner,peer,ray
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
-APT_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd poppler-utils \
+APT_PACKAGES := tesseract-ocr libtesseract5 tesseract-ocr-eng tesseract-ocr-osd poppler-utils \
 	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35
 # Tesseract's OpenMP threads make it ~5x slower on small machines; parallelise over pages.
 export OMP_THREAD_LIMIT := 1

@@ -1,15 +1,16 @@
-"""OCR backend ``tesseract``: Debian's Tesseract through pytesseract, word level, made to
-read bad scans (low resolution, noise, dithering, faint ink, skew, pages fed sideways).
+"""OCR backend ``tesseract``: Debian's Tesseract (in-process through libtesseract, or the
+binary through pytesseract), word level, made to read bad scans (low resolution, noise, dithering, faint ink, skew, pages fed sideways).
 
 Per page: clean the image (turn white-on-dark bands dark-on-light, flatten the
 background, suppress noise, merge dithering),
 estimate the text height (joining broken strokes first when the "text" measured is their
 fragments), upscale small scans and shrink big text (``redactor.scan_cleanup``), straighten small skew,
-read words with ``image_to_data``; when that read is weak, turn the page upright with
+read words (Tesseract's TSV); when that read is weak, turn the page upright with
 Tesseract's orientation detection if its ink does not plainly show upright text lines,
 and read it once more with its strokes repaired, keeping the better read.
-Optionally read again, on enlarged crops, the lines Tesseract was unsure of and the inked
-places where it read nothing, keeping the more confident reading. Every box is mapped
+Then read again, on enlarged crops, the unsure words and the lines Tesseract ran
+together, keeping the better reading (optionally also whole unsure lines and the inked
+places where it read nothing). Every box is mapped
 back through the inverse of those transforms, so boxes are always in the pixel space of the
 image given to ``read``. Tesseract runs with ``OMP_THREAD_LIMIT=1`` (several times faster
 on small machines, same words); parallelise over pages instead.
@@ -32,8 +33,10 @@ from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend
 
+from plugins._tesseract_lib import TesseractTimeout, load_library
+
 # Bumped whenever a change here can change the words read: part of the cache key.
-ALGORITHM_REVISION = "6"
+ALGORITHM_REVISION = "7"
 INSTALL_HINT = "install Debian package tesseract-ocr"
 log = logging.getLogger(__name__)
 _CMD_LOCK = threading.Lock()
@@ -50,6 +53,10 @@ MERGED_LINES = 1.8
 MERGED_MAX_CONF = 60.0
 MAX_MERGED_REGIONS = 12
 MERGED_JOIN = 1.5   # gap, in lines, to the words beside such a word taken with it
+# A word of line height read below this confidence is read again on its own crop
+# (``reread_unsure``): at most this many per page, in reading order.
+UNSURE_CONF = 50.0
+MAX_UNSURE_REGIONS = 40
 # Share of a read's words read with confidence (>= 80) below which an upright page is read
 # once more with its strokes repaired (``repair``).
 READS_WELL = 0.8
@@ -140,6 +147,14 @@ class TesseractOcr(OcrBackend):
       fields, but worse boxes end to end, see docs/ocr.md).
     - ``split_merged``: read again, as blocks, the unsure words as tall as several lines
       where Tesseract ran lines together (on by default, docs/ocr.md "Revision 6").
+    - ``reread_unsure``: read again, each on its own enlarged crop, the words of line
+      height read below UNSURE_CONF (on by default, docs/ocr.md "Revision 7").
+    - ``join_lines``: a row Tesseract returned as two lines in a row of its reading order
+      (a word gap apart on one baseline) becomes one line (on by default, "Revision 7").
+    - ``engine``: ``"auto"`` (default): Tesseract's library in-process (libtesseract,
+      same words as the binary without its start-up on every read) when it is the default
+      binary's version, else the binary; ``"library"`` insists on the library, ``"cli"``
+      always runs the binary (docs/ocr.md "Revision 7").
     - ``timeout``: seconds allowed per page over all Tesseract runs; exceeded -> PluginFailed.
     - ``tesseract_cmd``: the binary (name on PATH or a path).
     """
@@ -153,7 +168,8 @@ class TesseractOcr(OcrBackend):
                  target_height: float = sc.TARGET_TEXT_HEIGHT, try_inverted: bool = True,
                  join_broken: bool = True, repair: bool = True, find_tables: bool = True,
                  orientation_check: str = "ink", shrink_above: float | None = SHRINK_ABOVE,
-                 split_merged: bool = True,
+                 split_merged: bool = True, reread_unsure: bool = True, join_lines: bool = True,
+                 engine: str = "auto",
                  timeout: float = 120.0, tesseract_cmd: str = "tesseract", **unknown):
         if unknown:
             raise InputError(f"tesseract: unknown option(s): {', '.join(sorted(unknown))}")
@@ -195,6 +211,8 @@ class TesseractOcr(OcrBackend):
         self.repair = _as_bool(repair, "repair")
         self.find_tables = _as_bool(find_tables, "find_tables")
         self.split_merged = _as_bool(split_merged, "split_merged")
+        self.reread_unsure = _as_bool(reread_unsure, "reread_unsure")
+        self.join_lines = _as_bool(join_lines, "join_lines")
         if str(shrink_above).strip().lower() in ("", "0", "none", "off", "false"):
             shrink_above = None
         self.shrink_above = _as_number(shrink_above, "shrink_above", float) if shrink_above else None
@@ -208,14 +226,30 @@ class TesseractOcr(OcrBackend):
             raise InputError(f"tesseract: timeout must be positive (got {timeout})")
         self.cmd = _resolve(tesseract_cmd) or tesseract_cmd
         self.version = _tesseract_version(self.cmd)
+        # Tesseract's OpenMP threads cost far more than they give on a few cores; children
+        # inherit the environment, the library's OpenMP runtime reads it when first loaded
+        # (below), and a value the user set stays.
+        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+        self.engine = str(engine).lower()
+        if self.engine not in ("auto", "library", "cli"):
+            raise InputError(f"tesseract: engine must be auto, library or cli (got {engine!r})")
+        self._lib = None
+        if self.engine != "cli":
+            lib = load_library()
+            # the library is the binary's own engine only when their versions agree
+            same = lib is not None and self.version == lib.version
+            if self.engine == "library" and not same:
+                raise PluginUnavailable(
+                    "tesseract: engine=library needs libtesseract of the binary's version "
+                    f"({self.version}); found {lib.version if lib else 'none'}: "
+                    "install Debian package libtesseract5")
+            if same and (self.engine == "library" or tesseract_cmd == "tesseract"):
+                self._lib = lib
         # Debian's tesseract-ocr depends on tesseract-ocr-osd; other installs may lack it.
         self._has_osd = "osd" in _installed_languages(self.cmd)
         if self.orientation == "auto" and not self._has_osd:
             log.warning("tesseract: no osd.traineddata, pages are not turned upright "
                         "(install Debian package tesseract-ocr-osd)")
-        # Tesseract's OpenMP threads cost far more than they give on a few cores; children
-        # inherit the environment, and a value the user set stays.
-        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 
     # ------------------------------------------------------------------ plugin protocol
     @classmethod
@@ -243,10 +277,12 @@ class TesseractOcr(OcrBackend):
                 f"target={self.target_height:g} try_inverted={self.try_inverted} "
                 f"join_broken={self.join_broken} repair={self.repair} "
                 f"find_tables={self.find_tables} orientation_check={self.orientation_check} "
-                f"shrink_above={self.shrink_above} split_merged={self.split_merged}")
+                f"shrink_above={self.shrink_above} split_merged={self.split_merged} "
+                f"reread_unsure={self.reread_unsure} join_lines={self.join_lines}")
 
     def describe(self) -> str:
-        return self.fingerprint()
+        # not in the fingerprint: library and binary read the same words
+        return f"{self.fingerprint()} engine={'library' if self._lib is not None else 'cli'}"
 
     # ------------------------------------------------------------------ reading
     def read(self, image) -> OcrPage:
@@ -282,58 +318,32 @@ class TesseractOcr(OcrBackend):
             # An upright page read only in part: bold captions read well, the broken or
             # faint print of the values beside them did not (a dithered copy's body text).
             words = self._repaired_read(work, words, text_h, dpi, deadline)
-        if self.split_merged:
-            words = self._reread_merged_lines(work, words, text_h, dpi, deadline)
+        line_h = _body_line_height(words)
+        if line_h and (self.split_merged or self.reread_unsure):
+            # One Tesseract run for both: its start-up costs as much as reading the crops.
+            merged = _merged_regions(words, line_h) if self.split_merged else []
+            unsure = _unsure_regions(words, line_h, merged) if self.reread_unsure else []
+            words = self._read_regions_again(
+                work, words, [(r, "merged") for r in merged] + [(r, "unsure") for r in unsure],
+                line_h, text_h, dpi, deadline)
         if self.reread:
             words = self._reread(work, words, text_h, dpi, deadline)
+        if self.join_lines:
+            words = _join_split_lines(words)
         return self._to_page(words, forward, width, height)
 
-    def _reread_merged_lines(self, work: np.ndarray, words: list[_Word], text_h, dpi: int,
-                             deadline: float) -> list[_Word]:
-        """Regions where Tesseract's line finder ran several text lines together, read
-        again on their own as blocks.
-
-        A column of small print beside a column of larger type (an invoice's bank details
-        beside its totals) can be taken for one line; the words then come back as one
-        unsure "word" as tall as two or three lines, and the values in it are lost. Such a
-        word is read again, cropped; its new words replace every word centred in the crop
-        when they read better and lose no digit."""
-        heights = [w.box[3] - w.box[1] for w in words
-                   if w.conf >= 80 and sum(ch.isalpha() for ch in w.text) >= 2]
-        if len(heights) < 5:
-            return words
-        line_h = float(np.median(heights))
-        pad = line_h / 3.0
-        regions: list[list[float]] = []
-        for w in words:
-            wh, ww = w.box[3] - w.box[1], w.box[2] - w.box[0]
-            # Not a bracket or a rule: those are tall and thin.
-            if w.conf < MERGED_MAX_CONF and wh > MERGED_LINES * line_h and ww > 0.6 * line_h:
-                # With the words beside it on the lines it spans: the merge often cuts a
-                # value in two, its first digits in the tall word and the rest beside it.
-                box = list(w.box)
-                grown = True
-                while grown:
-                    grown = False
-                    for o in words:
-                        cy = (o.box[1] + o.box[3]) / 2
-                        gap = max(o.box[0] - box[2], box[0] - o.box[2])
-                        if box[1] <= cy <= box[3] and gap < MERGED_JOIN * line_h and \
-                                not (box[0] <= o.box[0] and o.box[2] <= box[2]):
-                            box = [min(box[0], o.box[0]), box[1], max(box[2], o.box[2]), box[3]]
-                            grown = True
-                box = [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad]
-                for r in regions:
-                    if box[0] < r[2] and r[0] < box[2] and box[1] < r[3] and r[1] < box[3]:
-                        r[:] = [min(r[0], box[0]), min(r[1], box[1]), max(r[2], box[2]), max(r[3], box[3])]
-                        break
-                else:
-                    regions.append(box)
-        regions = regions[:MAX_MERGED_REGIONS]
+    def _read_regions_again(self, work: np.ndarray, words: list[_Word],
+                            regions: list[tuple[list[float], str]], line_h: float, text_h,
+                            dpi: int, deadline: float) -> list[_Word]:
+        """``regions`` read again, cropped and enlarged, in one Tesseract run: the new words
+        of a region replace every word centred in it when they read better, are no less
+        sure and lose no digit. A new word goes on the line of the unchanged word beside
+        it: first the line of the word it replaces, else that of the unchanged word on its row
+        (a value re-read beside its label stays on the label's line)."""
         if not regions:
             return words
         th = text_h or line_h
-        new_by_region = self._read_crops(work, [tuple(r) for r in regions], th, dpi, deadline)
+        new_by_region = self._read_crops(work, [tuple(r) for r, _ in regions], th, dpi, deadline)
 
         def centred_in(w: _Word, r) -> bool:
             cx, cy = (w.box[0] + w.box[2]) / 2, (w.box[1] + w.box[3]) / 2
@@ -341,7 +351,7 @@ class TesseractOcr(OcrBackend):
 
         out = list(words)
         changed: set[tuple] = set()
-        for n, (r, new) in enumerate(zip(regions, new_by_region)):
+        for n, ((r, tag), new) in enumerate(zip(regions, new_by_region)):
             old = [w for w in out if centred_in(w, r)]
             kept = [w for w in out if not centred_in(w, r)]
             # Halves of the neighbours the crop cut through are no new words.
@@ -351,7 +361,9 @@ class TesseractOcr(OcrBackend):
             if not new or _quality(new) <= _quality(old) or _mean_conf(new) < _mean_conf(old) \
                     or _digits(new) < _digits(old):
                 continue
-            new = [_Word(w.text, w.box, w.conf, *_line_for(w, kept, line_h, ("merged", n)))
+            new = [_Word(w.text, w.box, w.conf, *(_line_for(w, old, line_h) or
+                                                   _line_for(w, kept, line_h) or
+                                                   ((tag, n) + tuple(w.line_key), (tag, n))))
                    for w in new]
             at = min(i for i, w in enumerate(out) if centred_in(w, r)) if old else len(out)
             out = [w for w in out[:at] if not centred_in(w, r)] + new + \
@@ -500,6 +512,22 @@ class TesseractOcr(OcrBackend):
             raise PluginFailed(f"tesseract failed: {msg[:300]}") from None
 
     def _read_words(self, img: np.ndarray, psm: int, dpi: int, deadline: float) -> list[_Word]:
+        if self._lib is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s")
+            variables = {}
+            if not self.try_inverted:
+                variables["tessedit_do_invert"] = "0"
+            if not self.find_tables:
+                variables["textord_tabfind_find_tables"] = "0"
+            try:
+                data = self._lib.image_to_data(img, self.lang, psm, dpi, variables, remaining)
+            except TesseractTimeout:
+                raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s") from None
+            except RuntimeError as exc:
+                raise PluginFailed(f"tesseract failed: {exc}") from None
+            return _words_from_data(data)
         import pytesseract
         data = self._call(pytesseract.image_to_data, img, deadline, lang=self.lang,
                           config=f"--psm {psm} --dpi {dpi}{self._extra_config()}", output_type=pytesseract.Output.DICT)
@@ -657,6 +685,103 @@ def _as_number(value, name: str, kind):
         raise InputError(f"tesseract: {name} must be a number (got {value!r})") from None
 
 
+def _body_line_height(words: list[_Word]) -> float | None:
+    """Median height of the confident words (None with fewer than five)."""
+    heights = [w.box[3] - w.box[1] for w in words
+               if w.conf >= 80 and sum(ch.isalpha() for ch in w.text) >= 2]
+    return float(np.median(heights)) if len(heights) >= 5 else None
+
+
+def _merged_regions(words: list[_Word], line_h: float) -> list[list[float]]:
+    """Where Tesseract's line finder ran several text lines together.
+
+    A column of small print beside a column of larger type (an invoice's bank details
+    beside its totals) can be taken for one line; the words then come back as one unsure
+    "word" as tall as two or three lines, and the values in it are lost. The region is
+    that word with the words beside it on the lines it spans: the merge often cuts a value
+    in two, its first digits in the tall word and the rest beside it."""
+    pad = line_h / 3.0
+    regions: list[list[float]] = []
+    for w in words:
+        wh, ww = w.box[3] - w.box[1], w.box[2] - w.box[0]
+        # Not a bracket or a rule: those are tall and thin.
+        if w.conf < MERGED_MAX_CONF and wh > MERGED_LINES * line_h and ww > 0.6 * line_h:
+            box = list(w.box)
+            grown = True
+            while grown:
+                grown = False
+                for o in words:
+                    cy = (o.box[1] + o.box[3]) / 2
+                    gap = max(o.box[0] - box[2], box[0] - o.box[2])
+                    if box[1] <= cy <= box[3] and gap < MERGED_JOIN * line_h and \
+                            not (box[0] <= o.box[0] and o.box[2] <= box[2]):
+                        box = [min(box[0], o.box[0]), box[1], max(box[2], o.box[2]), box[3]]
+                        grown = True
+            _add_region(regions, [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad])
+    return regions[:MAX_MERGED_REGIONS]
+
+
+def _unsure_regions(words: list[_Word], line_h: float,
+                    taken: list[list[float]] = ()) -> list[list[float]]:
+    """Words of line height that Tesseract was unsure of, each with a margin.
+
+    In context, Tesseract sometimes misreads plain print badly ("Inv. #  INV-82465" under a
+    big title came back as "Una  Ded" at 29 and 16): its line model was fitted to its
+    neighbours. On its own crop, enlarged, the same word usually reads right and sure.
+    Words as tall as several lines are the merged-lines case, and words in the ``taken``
+    regions are read again with those; one-character words are mostly specks."""
+    pad = line_h / 3.0
+    regions: list[list[float]] = []
+    for w in words:
+        box = [w.box[0] - pad, w.box[1] - pad, w.box[2] + pad, w.box[3] + pad]
+        if 0 <= w.conf < UNSURE_CONF and sum(ch.isalnum() for ch in w.text) >= 2 and \
+                w.box[3] - w.box[1] <= MERGED_LINES * line_h and \
+                not any(box[0] < r[2] and r[0] < box[2] and box[1] < r[3] and r[1] < box[3]
+                        for r in taken):
+            _add_region(regions, box)
+            if len(regions) >= MAX_UNSURE_REGIONS:
+                break
+    return regions
+
+
+def _join_split_lines(words: list[_Word]) -> list[_Word]:
+    """One row that Tesseract returned as two lines, one after the other in reading order,
+    made one line again.
+
+    A taller word (descenders, "Highway" after "3899 Emma") or a wider space can start a
+    new line mid-row: "Lake Loretta," | "PA 66759", "Contact:" | "Scott Rose". Split, a
+    street or a labelled value no longer reads as one. The next line joins when its first
+    word starts right of the line's last word, less than 1.5 text heights after it, with
+    their centres within a third of a height (a word gap on the same baseline)."""
+    out: list[_Word] = []
+    key_of: dict[tuple, tuple[tuple, tuple]] = {}
+    prev_key = None
+    for w in words:
+        if w.line_key != prev_key and out and w.line_key not in key_of:
+            last = out[-1]
+            h = min(last.box[3] - last.box[1], w.box[3] - w.box[1])
+            gap = w.box[0] - last.box[2]
+            dy = abs((last.box[1] + last.box[3]) - (w.box[1] + w.box[3])) / 2
+            if h > 0 and 0 <= gap < 1.5 * h and dy < h / 3:
+                key_of[w.line_key] = (last.line_key, last.block_key)
+        prev_key = w.line_key
+        if w.line_key in key_of:
+            line_key, block_key = key_of[w.line_key]
+            w = _Word(w.text, w.box, w.conf, line_key, block_key)
+        out.append(w)
+    return out
+
+
+def _add_region(regions: list[list[float]], box: list[float]) -> None:
+    """Add ``box``, joined with the first region it overlaps (a crop read twice would give
+    its words twice)."""
+    for r in regions:
+        if box[0] < r[2] and r[0] < box[2] and box[1] < r[3] and r[1] < box[3]:
+            r[:] = [min(r[0], box[0]), min(r[1], box[1]), max(r[2], box[2]), max(r[3], box[3])]
+            return
+    regions.append(box)
+
+
 def _turn(work: np.ndarray, forward, turns: int):
     if turns % 4 == 0:
         return work, forward
@@ -687,19 +812,16 @@ def _digits(words: list[_Word]) -> int:
     return sum(ch.isdigit() for w in words for ch in w.text)
 
 
-def _line_for(word: _Word, others: list[_Word], line_h: float, tag: tuple) -> tuple[tuple, tuple]:
-    """Line and block keys for a word read again: those of the line it sits on among
-    ``others`` (a field's value re-read beside its unchanged label stays on the label's
-    line), else new keys under ``tag``."""
+def _line_for(word: _Word, others: list[_Word], line_h: float) -> tuple[tuple, tuple] | None:
+    """Line and block keys of the line ``word`` sits on among ``others`` (words of line
+    height centred within half a line of it), or None."""
     cy = (word.box[1] + word.box[3]) / 2
     best, dist = None, 0.5 * line_h
     for o in others:
         d = abs((o.box[1] + o.box[3]) / 2 - cy)
         if d < dist and o.box[3] - o.box[1] < MERGED_LINES * line_h:
             best, dist = o, d
-    if best is not None:
-        return best.line_key, best.block_key
-    return tag + tuple(word.line_key), tag
+    return (best.line_key, best.block_key) if best is not None else None
 
 
 def _mean_conf(words: list[_Word]) -> float:

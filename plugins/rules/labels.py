@@ -384,7 +384,7 @@ class LabelRules:
             starts = [w for w in line.words if lay.words[w].bbox[2] > x0 and lay.words[w].bbox[0] < x1]
             if not starts:
                 continue
-            if h > TITLE_RATIO * line.height:
+            if h > TITLE_RATIO * line.height and not self._header_row(lh):
                 return [], []   # a document title ("INVOICE") heads no column
             # a long value of the column to the left may reach into this one: start at the
             # first word that begins inside the column when there is one
@@ -402,6 +402,12 @@ class LabelRules:
                 return [], []
             return [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in run], run
         return [], []
+
+    def _header_row(self, lh: LabelHit) -> bool:
+        """Whether the label's line holds other field labels: a table's header row, whose
+        boxes a shaded band or descenders may make look as tall as a title's, not a title."""
+        return sum(1 for w in lh.line.words if w not in lh.words and
+                   (w in self.label_words or self._is_terminator_word(w))) >= 2
 
     # --- values ---------------------------------------------------------------------------
     def _groups(self, lh: LabelHit) -> list[LabelGroup]:

@@ -91,6 +91,10 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
         # "A." is an initial ("A. Stuart"), not the article the stop list means
         surname = len(words) == 1 and not comma_used and k == len(tokens) - 1 and \
             t[:1].isupper() and t[1:].islower() and len(key) >= 4
+        # "M. May", "A. Love": after an initial, a capitalised word is the surname whatever
+        # the word means elsewhere
+        surname = surname or (len(words) == 1 and _INITIAL.fullmatch(words[0][2]) is not None
+                              and t[:1].isupper() and t[1:].islower() and len(key) >= 2)
         # "Cristina Page": a word of the stop list after a first name, ending the line, is
         # a surname
         if any(c.isdigit() for c in t) or "@" in t or \

@@ -778,3 +778,21 @@ def test_a_bare_greeting_names_someone_named_in_the_header(det):
     # a greeting word nobody on the page is called stays unflagged
     rows = ["To: Whitcombe, Gareth", None, "Team,", "Everyone,", "Regards,"]
     assert [t for ty, t in _spans(det, page_from_rows(rows)) if ty == "PERSON"] == ["Whitcombe, Gareth"]
+
+
+def test_a_shaded_header_row_taller_than_its_values_is_no_title():
+    """A table's header row whose word boxes came back as tall as a title (a shaded band,
+    descenders) still heads its columns: the salesperson under it is a name, initial and
+    a surname that is also a word ("M. May")."""
+    words = []
+    for x, text in [(150, "Salesperson"), (550, "Ship"), (600, "Via"), (1040, "Area"),
+                    (1150, "Phone"), (1390, "Terms")]:
+        words.append(WordBox(text, (x, 728, x + 11 * len(text), 758), 95.0, 0, 0))
+    for x, text in [(152, "M."), (181, "May"), (554, "Best"), (601, "way"), (1043, "245"),
+                    (1158, "453-9551"), (1389, "Net"), (1430, "30")]:
+        words.append(WordBox(text, (x, 775, x + 11 * len(text), 792), 95.0, 1, 0))
+    page = OcrPage(1700, 1000, tuple(words), "test")
+    assert ("PERSON", "M. May") in _spans(RulesDetector(), page)
+    # without the header row, a lone big word over the column stays a title
+    title = [WordBox("SALESPERSON", (150, 700, 450, 758), 95.0, 0, 0)] + words[6:]
+    assert not any(t == "M. May" for _, t in _spans(RulesDetector(), OcrPage(1700, 1000, tuple(title), "test")))
