@@ -7,6 +7,7 @@ titles, salutations and signature blocks. Patterns and lexicons are data under
 mappings/rules/; rule names map to fine types in mappings/rules.yaml."""
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -82,6 +83,67 @@ def _label_repeats(text: str, hits: list[Hit]) -> list[Hit]:
     return out
 
 
+# A copy of a labelled identifier that OCR damaged: this alike (difflib ratio of the
+# letters and digits), of nearly the same length, with a word OCR was unsure of in it.
+REPEAT_LIKENESS = 0.75
+REPEAT_UNSURE_CONF = 80.0
+REPEAT_SCORE = 0.7
+
+
+def _key(text: str) -> str:
+    return "".join(c for c in text.upper() if c.isalnum())
+
+
+def _damaged_repeats(layout: Layout, hits: list[Hit]) -> list[Hit]:
+    """An identifier printed twice (the invoice number in the header and in the remit
+    line) may be read right once and damaged once ("INV-60054" and "INV-6 054", one of
+    its words unsure). Runs of up to three words of one line that are nearly the labelled
+    value, with a word OCR was unsure of, get its type: a confidently read different number
+    ("INV-60055" in a list of invoices) is another identifier and is left alone."""
+    text = layout.page.text
+    known = {}
+    for h in hits:
+        value = text[h.start:h.end]
+        k = _key(value)
+        if h.rule in NUMBER_LABEL_RULES and "\n" not in value and len(k) >= 6 and \
+                sum(c.isdigit() for c in k) >= 4:
+            known.setdefault(k, h)
+    if not known:
+        return []
+    out = []
+    for line in layout.lines:
+        ws = line.words
+        taken_to = -1
+        for i in range(len(ws)):
+            if i <= taken_to:
+                continue
+            best = None
+            for j in range(i, min(i + 3, len(ws))):
+                run = ws[i:j + 1]
+                if j > i and layout.words[run[-1]].bbox[0] - layout.words[run[-2]].bbox[2] > \
+                        2.0 * line.height:
+                    break
+                k = _key(" ".join(layout.words[w].text for w in run))
+                if sum(c.isdigit() for c in k) < 3 or \
+                        all(layout.words[w].conf >= REPEAT_UNSURE_CONF for w in run):
+                    continue
+                for v, h in known.items():
+                    if abs(len(k) - len(v)) > 2 or k == v:
+                        continue
+                    r = difflib.SequenceMatcher(None, k, v).ratio()
+                    if r >= REPEAT_LIKENESS and (best is None or r > best[0]):
+                        best = (r, j, h)
+            if best is not None:
+                r, j, h = best
+                s, e = layout.offsets[ws[i]][0], layout.offsets[ws[j]][1]
+                # a run reaching into any finding is that finding with a word beside it
+                # (the value itself and its label), not a copy
+                if not any(o.start < e and s < o.end for o in hits):
+                    out.append(Hit(h.rule, s, e, REPEAT_SCORE))
+                    taken_to = j
+    return out
+
+
 class RulesDetector(Detector):
     name = "rules"
     mapping_file = "rules.yaml"
@@ -128,6 +190,7 @@ class RulesDetector(Detector):
         hits = [h for h in hits if h.rule not in SHAPE_RULES or h.score >= LABEL_SCORE or
                 not any(l.start <= h.start and h.end <= l.end for l in labelled)]
         hits += _label_repeats(page.text, hits)
+        hits += _damaged_repeats(layout, hits)
         hits += self._greeting_names(layout, hits)
         hits += self._full_names_of_greeted(layout, hits)
         primary = [h for h in hits if h.rule not in FALLBACK_RULES]
@@ -149,7 +212,8 @@ class RulesDetector(Detector):
             if not 1 <= len(words) <= 2 or not words[-1].endswith(",") or len(words[-1]) < 3:
                 continue
             keys = [w.strip(",.").lower() for w in words]
-            if all(w[:1].isupper() and k in known and k not in self.vocab.not_names
+            # "lan," is "Ian," as OCR reads a capital I (the known name was read the same)
+            if all((w[:1].isupper() or w[:1] == "l") and k in known and k not in self.vocab.not_names
                    for w, k in zip(words, keys)):
                 s, e = layout.span_of_words(list(line.words))
                 out.append(Hit("name_salutation", s, e - 1, 0.8))

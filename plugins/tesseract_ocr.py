@@ -57,6 +57,8 @@ MERGED_JOIN = 1.5   # gap, in lines, to the words beside such a word taken with 
 # (``reread_unsure``): at most this many per page, in reading order.
 UNSURE_CONF = 50.0
 MAX_UNSURE_REGIONS = 40
+# Inked regions where nothing was read, read with them (``read_unread``).
+MAX_UNREAD_REGIONS = 30
 # Share of a read's words read with confidence (>= 80) below which an upright page is read
 # once more with its strokes repaired (``repair``).
 READS_WELL = 0.8
@@ -169,6 +171,7 @@ class TesseractOcr(OcrBackend):
                  join_broken: bool = True, repair: bool = True, find_tables: bool = True,
                  orientation_check: str = "ink", shrink_above: float | None = SHRINK_ABOVE,
                  split_merged: bool = True, reread_unsure: bool = True, join_lines: bool = True,
+                 read_unread: bool = True,
                  engine: str = "auto",
                  timeout: float = 120.0, tesseract_cmd: str = "tesseract", **unknown):
         if unknown:
@@ -213,6 +216,7 @@ class TesseractOcr(OcrBackend):
         self.split_merged = _as_bool(split_merged, "split_merged")
         self.reread_unsure = _as_bool(reread_unsure, "reread_unsure")
         self.join_lines = _as_bool(join_lines, "join_lines")
+        self.read_unread = _as_bool(read_unread, "read_unread")
         if str(shrink_above).strip().lower() in ("", "0", "none", "off", "false"):
             shrink_above = None
         self.shrink_above = _as_number(shrink_above, "shrink_above", float) if shrink_above else None
@@ -278,7 +282,8 @@ class TesseractOcr(OcrBackend):
                 f"join_broken={self.join_broken} repair={self.repair} "
                 f"find_tables={self.find_tables} orientation_check={self.orientation_check} "
                 f"shrink_above={self.shrink_above} split_merged={self.split_merged} "
-                f"reread_unsure={self.reread_unsure} join_lines={self.join_lines}")
+                f"reread_unsure={self.reread_unsure} join_lines={self.join_lines} "
+                f"read_unread={self.read_unread}")
 
     def describe(self) -> str:
         # not in the fingerprint: library and binary read the same words
@@ -319,13 +324,15 @@ class TesseractOcr(OcrBackend):
             # faint print of the values beside them did not (a dithered copy's body text).
             words = self._repaired_read(work, words, text_h, dpi, deadline)
         line_h = _body_line_height(words)
-        if line_h and (self.split_merged or self.reread_unsure):
-            # One Tesseract run for both: its start-up costs as much as reading the crops.
+        if line_h and (self.split_merged or self.reread_unsure or self.read_unread):
+            # One Tesseract run for all: its start-up costs as much as reading the crops.
             merged = _merged_regions(words, line_h) if self.split_merged else []
             unsure = _unsure_regions(words, line_h, merged) if self.reread_unsure else []
+            unread = _unread_regions(work, words, text_h or line_h, merged + unsure) \
+                if self.read_unread else []
             words = self._read_regions_again(
-                work, words, [(r, "merged") for r in merged] + [(r, "unsure") for r in unsure],
-                line_h, text_h, dpi, deadline)
+                work, words, [(r, "merged") for r in merged] + [(r, "unsure") for r in unsure] +
+                [(r, "unread") for r in unread], line_h, text_h, dpi, deadline)
         if self.reread:
             words = self._reread(work, words, text_h, dpi, deadline)
         if self.join_lines:
@@ -357,6 +364,10 @@ class TesseractOcr(OcrBackend):
             # Halves of the neighbours the crop cut through are no new words.
             new = [w for w in new if _is_text(w)
                    and not any(_overlap_share(w.box, k.box) > 0.5 for k in kept)]
+            if not old:
+                # where nothing was read, only words Tesseract is fairly sure of: the rest
+                # is a logo, a stamp or dirt read as letters
+                new = [w for w in new if w.conf >= UNREAD_MIN_CONF]
             # Digits are what the values are made of: a read that loses some is no better.
             if not new or _quality(new) <= _quality(old) or _mean_conf(new) < _mean_conf(old) \
                     or _digits(new) < _digits(old):
@@ -770,6 +781,23 @@ def _join_split_lines(words: list[_Word]) -> list[_Word]:
             w = _Word(w.text, w.box, w.conf, line_key, block_key)
         out.append(w)
     return out
+
+
+def _unread_regions(work: np.ndarray, words: list[_Word], th: float,
+                    taken: list[list[float]]) -> list[list[float]]:
+    """Text-like ink where nothing was read (``scan_cleanup.unread_ink_regions``: faint
+    or broken rows, values in table cells), outside the ``taken`` regions, at most
+    MAX_UNREAD_REGIONS, in reading order."""
+    out = []
+    for box in sc.unread_ink_regions(work, [w.box for w in words], th):
+        b = list(box)
+        # narrower than two letters and their margins: a speck or a stroke between words,
+        # whose "word" would split the value beside it ("269 it 703-9835")
+        if b[2] - b[0] < 2.0 * th:
+            continue
+        if not any(b[0] < r[2] and r[0] < b[2] and b[1] < r[3] and r[1] < b[3] for r in taken):
+            out.append(b)
+    return sorted(out, key=lambda b: (b[1], b[0]))[:MAX_UNREAD_REGIONS]
 
 
 def _add_region(regions: list[list[float]], box: list[float]) -> None:

@@ -105,6 +105,8 @@ def test_invalid_ip_is_not_online_id(det):
     # OCR split the number across two words and read a 0 as O
     ("Call 555-234- 5678 now", "555-234- 5678"),
     ("Call (555) 234-567O now", "(555) 234-567O"),
+    # a speck beside a separator, read as a second one
+    ("call _342,.660.3585 today", "342,.660.3585"),
 ])
 def test_phone_formats(det, text, value):
     assert ("PHONE", value) in found(det, [text])
@@ -778,6 +780,9 @@ def test_a_bare_greeting_names_someone_named_in_the_header(det):
     # a greeting word nobody on the page is called stays unflagged
     rows = ["To: Whitcombe, Gareth", None, "Team,", "Everyone,", "Regards,"]
     assert [t for ty, t in _spans(det, page_from_rows(rows)) if ty == "PERSON"] == ["Whitcombe, Gareth"]
+    # OCR reads the capital I of "Ian" as an l, in the header and in the greeting alike
+    rows = ["To: Davis, lan", "Subject: Schedule", None, "lan,", "The revised schedule is attached."]
+    assert ("PERSON", "lan") in _spans(det, page_from_rows(rows))
 
 
 def test_a_shaded_header_row_taller_than_its_values_is_no_title():
@@ -796,3 +801,22 @@ def test_a_shaded_header_row_taller_than_its_values_is_no_title():
     # without the header row, a lone big word over the column stays a title
     title = [WordBox("SALESPERSON", (150, 700, 450, 758), 95.0, 0, 0)] + words[6:]
     assert not any(t == "M. May" for _, t in _spans(RulesDetector(), OcrPage(1700, 1000, tuple(title), "test")))
+
+
+def test_a_damaged_copy_of_a_labelled_identifier_takes_its_type(det):
+    """The invoice number read right in the remit line and damaged in the header (split,
+    one word unsure) is one identifier; a confidently read neighbour number is another."""
+    import dataclasses
+    page = page_from_rows([[(20, "Harbor Supply Co."), (900, "INV-6 054")], None,
+                           "Please quote invoice No. INV-60054 with your payment.",
+                           "The balance carried from INV-60055 is zero."])
+    words = [dataclasses.replace(w, conf=39.0) if w.text == "054" else w for w in page.words]
+    damaged = OcrPage(page.width, page.height, tuple(words), page.engine)
+    got = _spans(det, damaged)
+    assert ("REFERENCE_NUMBER", "INV-60054") in got
+    assert ("REFERENCE_NUMBER", "INV-6 054") in got
+    # the confident neighbour is no copy (only the plain number-shape fallback speaks for it)
+    assert {h.rule for h in det.hits(damaged) if damaged.text[h.start:h.end] == "INV-60055"} \
+        == {"long_number"}
+    # all its words read with confidence, a near number is not taken as a damaged copy
+    assert not any(t == "INV-6 054" for _, t in _spans(det, page))
