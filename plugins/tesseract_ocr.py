@@ -527,13 +527,8 @@ class TesseractOcr(OcrBackend):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s")
-            variables = {}
-            if not self.try_inverted:
-                variables["tessedit_do_invert"] = "0"
-            if not self.find_tables:
-                variables["textord_tabfind_find_tables"] = "0"
             try:
-                data = self._lib.image_to_data(img, self.lang, psm, dpi, variables, remaining)
+                data = self._lib.image_to_data(img, self.lang, psm, dpi, self._variables(), remaining)
             except TesseractTimeout:
                 raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s") from None
             except RuntimeError as exc:
@@ -544,11 +539,17 @@ class TesseractOcr(OcrBackend):
                           config=f"--psm {psm} --dpi {dpi}{self._extra_config()}", output_type=pytesseract.Output.DICT)
         return _words_from_data(data)
 
-    def _extra_config(self) -> str:
-        extra = "" if self.try_inverted else " -c tessedit_do_invert=0"
+    def _variables(self) -> dict[str, str]:
+        """Tesseract variables the options change from Tesseract's defaults."""
+        variables = {}
+        if not self.try_inverted:
+            variables["tessedit_do_invert"] = "0"
         if not self.find_tables:
-            extra += " -c textord_tabfind_find_tables=0"
-        return extra
+            variables["textord_tabfind_find_tables"] = "0"
+        return variables
+
+    def _extra_config(self) -> str:
+        return "".join(f" -c {k}={v}" for k, v in self._variables().items())
 
     def _reread(self, work: np.ndarray, words: list[_Word], text_h, dpi: int,
                 deadline: float) -> list[_Word]:
