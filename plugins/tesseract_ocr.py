@@ -495,11 +495,19 @@ class TesseractOcr(OcrBackend):
             return 0
         return (-rotate // 90) % 4   # OSD's "Rotate" is clockwise degrees to upright
 
-    def _call(self, fn, img: np.ndarray, deadline: float, **kwargs):
-        import pytesseract
+    def _timed_out(self) -> PluginFailed:
+        return PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s")
+
+    def _time_left(self, deadline: float) -> float:
+        """Seconds left for this page; PluginFailed when none are."""
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s")
+            raise self._timed_out()
+        return remaining
+
+    def _call(self, fn, img: np.ndarray, deadline: float, **kwargs):
+        import pytesseract
+        remaining = self._time_left(deadline)
         # pytesseract keeps the binary in a module global; every instance sets its own before
         # a run. Instances with different binaries in threads of one process are unsupported.
         with _CMD_LOCK:
@@ -514,7 +522,7 @@ class TesseractOcr(OcrBackend):
             return fn(pil, timeout=remaining, **kwargs)
         except RuntimeError as exc:
             if "timeout" in str(exc).lower():
-                raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s") from None
+                raise self._timed_out() from None
             raise PluginFailed(f"tesseract failed: {exc}") from None
         except pytesseract.TesseractNotFoundError:
             raise PluginUnavailable(f"tesseract: {self.cmd} not found: {INSTALL_HINT}") from None
@@ -524,13 +532,11 @@ class TesseractOcr(OcrBackend):
 
     def _read_words(self, img: np.ndarray, psm: int, dpi: int, deadline: float) -> list[_Word]:
         if self._lib is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s")
+            remaining = self._time_left(deadline)
             try:
                 data = self._lib.image_to_data(img, self.lang, psm, dpi, self._variables(), remaining)
             except TesseractTimeout:
-                raise PluginFailed(f"tesseract timed out: page took over {self.timeout:g} s") from None
+                raise self._timed_out() from None
             except RuntimeError as exc:
                 raise PluginFailed(f"tesseract failed: {exc}") from None
             return _words_from_data(data)
@@ -748,8 +754,7 @@ def _unsure_regions(words: list[_Word], line_h: float,
         box = [w.box[0] - pad, w.box[1] - pad, w.box[2] + pad, w.box[3] + pad]
         if 0 <= w.conf < UNSURE_CONF and sum(ch.isalnum() for ch in w.text) >= 2 and \
                 w.box[3] - w.box[1] <= MERGED_LINES * line_h and \
-                not any(box[0] < r[2] and r[0] < box[2] and box[1] < r[3] and r[1] < box[3]
-                        for r in taken):
+                not any(_overlaps(box, r) for r in taken):
             _add_region(regions, box)
             if len(regions) >= MAX_UNSURE_REGIONS:
                 break
@@ -796,7 +801,7 @@ def _unread_regions(work: np.ndarray, words: list[_Word], th: float,
         # whose "word" would split the value beside it ("269 it 703-9835")
         if b[2] - b[0] < 2.0 * th:
             continue
-        if not any(b[0] < r[2] and r[0] < b[2] and b[1] < r[3] and r[1] < b[3] for r in taken):
+        if not any(_overlaps(b, r) for r in taken):
             out.append(b)
     return sorted(out, key=lambda b: (b[1], b[0]))[:MAX_UNREAD_REGIONS]
 
@@ -805,7 +810,7 @@ def _add_region(regions: list[list[float]], box: list[float]) -> None:
     """Add ``box``, joined with the first region it overlaps (a crop read twice would give
     its words twice)."""
     for r in regions:
-        if box[0] < r[2] and r[0] < box[2] and box[1] < r[3] and r[1] < box[3]:
+        if _overlaps(box, r):
             r[:] = [min(r[0], box[0]), min(r[1], box[1]), max(r[2], box[2]), max(r[3], box[3])]
             return
     regions.append(box)
@@ -822,6 +827,11 @@ def _quality(words: list[_Word]) -> float:
     """Confidence-weighted count of characters read as real words."""
     return sum(len(w.text) * max(w.conf, 0.0) / 100.0 for w in words
                if sum(ch.isalnum() for ch in w.text) >= 2)
+
+
+def _overlaps(a, b) -> bool:
+    """Whether two boxes share some area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _overlap_share(box, other) -> float:
