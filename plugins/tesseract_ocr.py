@@ -36,7 +36,7 @@ from redactor.plugin_api import OcrBackend
 from plugins._tesseract_lib import TesseractTimeout, load_library
 
 # Bumped whenever a change here can change the words read: part of the cache key.
-ALGORITHM_REVISION = "7"
+ALGORITHM_REVISION = "8"
 INSTALL_HINT = "install Debian package tesseract-ocr"
 log = logging.getLogger(__name__)
 _CMD_LOCK = threading.Lock()
@@ -59,6 +59,10 @@ UNSURE_CONF = 50.0
 MAX_UNSURE_REGIONS = 40
 # Inked regions where nothing was read, read with them (``read_unread``).
 MAX_UNREAD_REGIONS = 30
+# The cells of one form row that Tesseract split into lines (``join_lines``).
+ROW_PART_WORDS = 3      # a line of at most this many words may be a cell of the row beside it ...
+ROW_PART_GAP = 30.0     # ... at most this many text heights away (nothing else between) ...
+ROW_PART_HEIGHTS = 1.5  # ... its text height within this factor of the row's
 # Share of a read's words read with confidence (>= 80) below which an upright page is read
 # once more with its strokes repaired (``repair``).
 READS_WELL = 0.8
@@ -152,7 +156,9 @@ class TesseractOcr(OcrBackend):
     - ``reread_unsure``: read again, each on its own enlarged crop, the words of line
       height read below UNSURE_CONF (on by default, docs/ocr.md "Revision 7").
     - ``join_lines``: a row Tesseract returned as two lines in a row of its reading order
-      (a word gap apart on one baseline) becomes one line (on by default, "Revision 7").
+      (a word gap apart on one baseline) becomes one line (on by default, "Revision 7"),
+      and so do the cells of a form row it returned as lines of their own, out of reading
+      order ("Revision 8").
     - ``engine``: ``"auto"`` (default): Tesseract's library in-process (libtesseract,
       same words as the binary without its start-up on every read) when it is the default
       binary's version, else the binary; ``"library"`` insists on the library, ``"cli"``
@@ -336,7 +342,7 @@ class TesseractOcr(OcrBackend):
         if self.reread:
             words = self._reread(work, words, text_h, dpi, deadline)
         if self.join_lines:
-            words = _join_split_lines(words)
+            words = _join_row_parts(_join_split_lines(words))
         return self._to_page(words, forward, width, height)
 
     def _read_regions_again(self, work: np.ndarray, words: list[_Word],
@@ -787,6 +793,95 @@ def _join_split_lines(words: list[_Word]) -> list[_Word]:
             w = _Word(w.text, w.box, w.conf, line_key, block_key)
         out.append(w)
     return out
+
+
+def _join_row_parts(words: list[_Word]) -> list[_Word]:
+    """The cells of one form row that Tesseract returned as separate lines, out of reading
+    order ("759" | "|99  49  Divorced" | "8904" under "SOCIAL SECURITY NO.  AGE  STATUS";
+    "059 Krystal Expressway" | "New Danielview" | "WA" | "73486"), made one line, its
+    words left to right. A line of at most ROW_PART_WORDS words joins the line it sits
+    beside: centres within a third of a text height, heights alike, no word of one over a
+    word of the other, at most ROW_PART_GAP text heights apart with no other line's word
+    between. Long lines side by side (two columns of prose) stay apart."""
+    lines: dict[tuple, list[_Word]] = {}
+    for w in words:
+        lines.setdefault(w.line_key, []).append(w)
+    if len(lines) < 2:
+        return words
+    info = {}
+    for key, ws in lines.items():
+        hs = sorted(w.box[3] - w.box[1] for w in ws)
+        h = hs[len(hs) // 2]
+        cy = sorted((w.box[1] + w.box[3]) / 2 for w in ws)[len(ws) // 2]
+        info[key] = (h, cy, min(w.box[0] for w in ws), max(w.box[2] for w in ws))
+    root: dict[tuple, tuple] = {}
+
+    def find(k):
+        while k in root:
+            k = root[k]
+        return k
+
+    # a cell joins only with nothing between it and the row: a second pass sees the cells
+    # joined in the first ("759" after the comb box "[29" between it and "8904" joined)
+    for _ in range(2):
+        _join_cells_once(lines, info, root, find)
+    if not root:
+        return words
+    groups: dict[tuple, list[_Word]] = {}
+    for w in words:
+        groups.setdefault(find(w.line_key), []).append(w)
+    out: list[_Word] = []
+    done: set[tuple] = set()
+    for w in words:
+        r = find(w.line_key)
+        if r in done:
+            continue
+        done.add(r)
+        head = next(x for x in words if x.line_key == r)
+        out.extend(_Word(x.text, x.box, x.conf, head.line_key, head.block_key)
+                   for x in sorted(groups[r], key=lambda x: x.box[0]))
+    return out
+
+
+def _join_cells_once(lines: dict, info: dict, root: dict, find) -> None:
+    """One pass of :func:`_join_row_parts`: each short line not yet joined joins the best
+    row beside it (``root`` maps a joined line to the line it joined)."""
+    for key, ws in lines.items():
+        if key in root:
+            continue
+        if len(ws) > ROW_PART_WORDS:
+            continue
+        h, cy, x0, x1 = info[key]
+        if h <= 0:
+            continue
+        best = None
+        for other, ows in lines.items():
+            if other == key or find(other) == find(key):
+                continue
+            oh, ocy, ox0, ox1 = info[other]
+            hh = min(h, oh)
+            # a single unsure word may be taller: a comb cell read with its border ("[29")
+            alike = 1 / ROW_PART_HEIGHTS <= h / oh <= ROW_PART_HEIGHTS or \
+                (len(ws) == 1 and 0 <= ws[0].conf < UNSURE_CONF and h > oh)
+            if abs(cy - ocy) >= hh / 3 or not alike:
+                continue
+            if any(w.box[0] < o.box[2] and o.box[0] < w.box[2] for w in ws for o in ows):
+                continue
+            gap = min(min(abs(o.box[0] - x1), abs(x0 - o.box[2])) for o in ows)
+            if gap > ROW_PART_GAP * hh:
+                continue
+            near = min(ows, key=lambda o: min(abs(o.box[0] - x1), abs(x0 - o.box[2])))
+            a, b = (x1, near.box[0]) if near.box[0] >= x1 else (near.box[2], x0)
+            between = any(a < (w.box[0] + w.box[2]) / 2 < b and abs((w.box[1] + w.box[3]) / 2 - cy) < hh
+                          for k2, ws2 in lines.items() if find(k2) not in (find(key), find(other))
+                          for w in ws2)
+            if between:
+                continue
+            if best is None or len(ows) > len(lines[best]) or \
+                    (len(ows) == len(lines[best]) and gap < best_gap):
+                best, best_gap = other, gap
+        if best is not None:
+            root[key] = find(best)
 
 
 def _unread_regions(work: np.ndarray, words: list[_Word], th: float,

@@ -465,3 +465,56 @@ def test_inked_rows_where_nothing_was_read_are_read_on_their_own():
         TesseractOcr(read_unread="often")
     with pytest.raises(InputError, match="join_lines"):
         TesseractOcr(join_lines="often")
+
+
+def test_the_cells_of_a_form_row_split_into_lines_are_one_line_again():
+    # A crop of a generated form (frm-0473 of the 500-page set, seed 0): Tesseract returned
+    # the social security number's comb cells "759" | "[29" | "8904" (and the row's other
+    # cells) as separate lines out of reading order, so the value under the caption was
+    # one cell of it ("29").
+    from plugins.rules_detector import RulesDetector
+    image = Image.open(Path(__file__).parent / "pages" / "form-row-cells.png")
+
+    def ssn_parts(p):
+        return [w for w in p.words if w.text in ("759", "8904")]
+
+    split = TesseractOcr(join_lines=False).read(image)
+    assert len({w.line for w in ssn_parts(split)}) == 2
+    page = TesseractOcr().read(image)
+    assert_boxes_in_page(page, image)
+    parts = ssn_parts(page)
+    assert len(parts) == 2 and len({w.line for w in parts}) == 1
+    row = [w for w in page.words if w.line == parts[0].line]
+    assert [w.bbox[0] for w in row] == sorted(w.bbox[0] for w in row)   # left to right
+    # the caption's line stays apart
+    assert not any(w.text == "SOCIAL" and w.line == parts[0].line for w in page.words)
+    ids = [s.text for s in RulesDetector().detect(page) if s.type == "ID_NUMBER"]
+    assert any(t.startswith("759") and t.endswith("8904") for t in ids), ids
+
+
+def test_long_lines_side_by_side_and_cells_with_text_between_stay_apart():
+    from plugins.tesseract_ocr import _join_row_parts, _Word
+
+    def line(key, x, texts, y=100, h=20):
+        out = []
+        for t in texts:
+            out.append(_Word(t, (x, y, x + 12 * len(t), y + h), 90.0, (key,), (key,)))
+            x += 12 * len(t) + 10
+        return out
+
+    # two columns of prose at one height: neither line is a cell of the other
+    prose = line(1, 20, ["the", "figures", "below", "are", "final"]) + \
+        line(2, 700, ["as", "noted", "before", "in", "the", "review"])
+    assert _join_row_parts(prose) == prose
+    # a short line with another line's word between it and the row (a title three times
+    # as tall, centred on the same height) stays a line of its own
+    apart = line(1, 20, ["Invoice", "No.", "123"]) + line(2, 400, ["INVOICE"], y=80, h=60) + \
+        line(3, 900, ["Page", "2"], y=101)
+    joined = _join_row_parts(apart)
+    assert {w.line_key for w in joined if w.text == "Page"} != {w.line_key for w in joined if w.text == "Invoice"}
+    # a cell beside the row, nothing between, joins it, left to right
+    cells = line(1, 300, ["New", "Danielview"]) + line(2, 20, ["059", "Krystal"], y=103) + \
+        line(3, 700, ["WA"], y=98)
+    joined = _join_row_parts(cells)
+    assert len({w.line_key for w in joined}) == 1
+    assert [w.text for w in joined] == ["059", "Krystal", "New", "Danielview", "WA"]
