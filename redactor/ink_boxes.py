@@ -42,6 +42,7 @@ LINE_RUN = 1.5           # a straight run of ink this long is a rule, not a glyp
 MIN_CONTRAST = 40        # grey levels between ink and paper below which a crop has no ink
 DOTTED_SHARE = 0.3       # a crop whose ink components are this often specks of at most
                          # FRAGMENT_AREA pixels has strokes broken into dots (dithered, faxed)
+DOT_GLYPH = 0.35         # dots together this tall or wide make a glyph, not a pinch of dust
 DOT_GAP = 0.12           # ... whose dots lie at most this far apart inside one glyph
 JOINED_MAX_W = 1.5       # joined dots this wide and less than JOINED_MIN_H tall are a rule,
 JOINED_MIN_H = 0.35      # ... and joined dots taller than JOINED_MAX_H span two lines
@@ -84,16 +85,17 @@ def ink_mask(crop: np.ndarray, threshold: float | None) -> np.ndarray:
     return (crop <= threshold).astype(np.uint8)
 
 
-def ink_components(mask: np.ndarray, h: float):
+def ink_components(mask: np.ndarray, h: float, join_dots: bool | None = None):
     """Connected ink components of the crop (``cv2.connectedComponentsWithStats``: count,
     labels, stats), with the dots of broken strokes joined into the glyphs they make when
     the crop's strokes broke into dots (a dithered copy, a fax, faint toner): each dot is
     then no speck of dust to leave out, and a glyph whose end a box cut is one component the
     box touches. Dots at most DOT_GAP text heights apart join (never across a word space);
     labels and stats stay those of the ink pixels themselves. Solid print is labelled as it
-    is."""
+    is. ``join_dots`` forces the joining (True) or leaves it out (False)."""
     n_dots, dots, dot_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n_dots <= 1 or (dot_stats[1:, cv2.CC_STAT_AREA] <= FRAGMENT_AREA).mean() < DOTTED_SHARE:
+    if n_dots <= 1 or join_dots is False or (
+            join_dots is None and (dot_stats[1:, cv2.CC_STAT_AREA] <= FRAGMENT_AREA).mean() < DOTTED_SHARE):
         return n_dots, dots, dot_stats
     r = max(1, int(round(DOT_GAP * h / 2)))
     grown = cv2.dilate(mask, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
@@ -148,7 +150,8 @@ def _stray_specks(glyphs, glyph_labels, h: float) -> set:
     """Labels of dust specks among a box's glyphs: tiny components clearly apart from the
     band the other glyphs fill (above or below the text, or apart from it along the line).
     A full stop, a hyphen or a broken glyph's fragment lies in or against the band and
-    stays."""
+    stays; so do dots that together make a glyph-sized shape (a dotted or dithered glyph
+    the body's test left out: dust lies alone or in a pinch)."""
     def tiny(g):
         return g[2] - g[0] <= SPECK * h and g[3] - g[1] <= SPECK * h
 
@@ -157,14 +160,42 @@ def _stray_specks(glyphs, glyph_labels, h: float) -> set:
         return set()
     y0, y1 = min(g[1] for g in body), max(g[3] for g in body)
     x0, x1 = min(g[0] for g in body), max(g[2] for g in body)
+    dots = [(g, lab) for g, lab in zip(glyphs, glyph_labels) if tiny(g)]
     out = set()
-    for g, lab in zip(glyphs, glyph_labels):
+    for (g, lab), shape in zip(dots, _dot_shapes([g for g, _ in dots], h)):
         # apart by a clear gap: a fragment of a broken glyph sits right against the band
         apart = g[3] < y0 - SPECK_GAP * h or g[1] > y1 + SPECK_GAP * h or \
             g[2] < x0 - 0.5 * h or g[0] > x1 + 0.5 * h
-        if tiny(g) and apart:
+        if apart and shape[2] - shape[0] < DOT_GLYPH * h and shape[3] - shape[1] < DOT_GLYPH * h:
             out.add(lab)
     return out
+
+
+def _dot_shapes(dots, h: float) -> list:
+    """For each dot, the extent of the group of dots it belongs to (dots at most DOT_GAP
+    text heights apart, transitively)."""
+    near = max(2.0, DOT_GAP * h)
+    parent = list(range(len(dots)))
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    boxes = np.asarray(dots, dtype=float).reshape(-1, 4)
+    for i, g in enumerate(dots):
+        dx = np.maximum(0, np.maximum(boxes[:, 0] - g[2], g[0] - boxes[:, 2]))
+        dy = np.maximum(0, np.maximum(boxes[:, 1] - g[3], g[1] - boxes[:, 3]))
+        for j in np.nonzero((dx <= near) & (dy <= near))[0][:]:
+            if j > i:
+                parent[root(int(j))] = root(i)
+    shapes: dict[int, list] = {}
+    for i, g in enumerate(dots):
+        r = root(i)
+        s = shapes.setdefault(r, [g[0], g[1], g[2], g[3]])
+        s[0], s[1], s[2], s[3] = min(s[0], g[0]), min(s[1], g[1]), max(s[2], g[2]), max(s[3], g[3])
+    return [shapes[root(i)] for i in range(len(dots))]
 
 
 def _held_structure_extent(part: np.ndarray, h: float):

@@ -18,16 +18,22 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from redactor.ink_boxes import ink_components
 from redactor.model import BBox, Redaction, WordBox
 from redactor.taxonomy import is_critical
 
 # All relative to the text height h of the box's line.
 GAP = 0.9           # unread ink must start within this of the box edge, and its glyphs
                     # lie at most this far apart (a word space is about 0.3-0.6 h)
+MAX_OWN_GAP = 2.0   # the box's own word spacing (see _own_word_gap) widens GAP up to this
+DOUBLE_READ = 0.1   # an OCR word overlapping the box by this much read the same ink ...
+MAX_DOUBLE_READ = 3.0   # ... when it is at most this wide (a fragment, not a line's words)
 MAX_GROW = 6.0      # at most this much added on a side (a ZIP, a phone group, a surname)
 MIN_GLYPH_H = 0.3   # components shorter than this are dots, dashes or dust ...
 MAX_GLYPH_H = 1.6   # ... taller than this, a border or a line of another size
 MAX_GLYPH_W = 4.0   # wider than this, a rule or a smear, not letters
+SPECK_CONF = 50.0   # an OCR word this unsure and less than SPECK_HEIGHT text heights tall is
+SPECK_HEIGHT = 0.5  # a speck, not text that was read
 BAND_INSET = 0.15   # the band is the box's rows less this share top and bottom (neighbours'
                     # descenders and ascenders reach into it)
 
@@ -58,15 +64,26 @@ def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: 
     stops = []
     for w in words:
         bx0, by0, bx1, by1 = w.bbox
+        if 0 <= w.conf < SPECK_CONF and by1 - by0 < SPECK_HEIGHT * h:
+            continue   # a speck OCR read as a word ("¢1" over a corner of "+1"): unread ink
         if bx1 > x0 and bx0 < x1 and by1 > cy0 and by0 < cy1:
             mask[max(0, int(by0) - cy0):max(0, int(np.ceil(by1)) - cy0),
                  max(0, int(bx0) - x0):max(0, int(np.ceil(bx1)) - x0)] = 0
             if by1 > y0 and by0 < y1:
                 stops.append((int(bx0), int(np.ceil(bx1))))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, labels, stats = ink_components(mask, h)
+    # a dotted or broken print (dot matrix, fax, dithered copy) is dots, each below a glyph's
+    # height: the dots are judged as the glyphs they make, also where solid print outnumbers
+    # them (so that ink_components leaves them apart); solid glyphs are not joined to each
+    # other or to a rule, and lone specks stay too small to count as glyphs
+    small = [k for k in range(1, n) if max(stats[k][2], stats[k][3]) < MIN_GLYPH_H * h]
+    parts = [s for k, s in enumerate(stats) if k and k not in set(small)]
+    if small:
+        dots = np.isin(labels, small).astype(np.uint8)
+        nd, _, dot_stats = ink_components(dots, h, join_dots=True)
+        parts += list(dot_stats[1:nd])
     glyphs = []
-    for k in range(1, n):
-        sx, sy, sw, sh, _ = stats[k]
+    for sx, sy, sw, sh, _ in parts:
         top, bottom = cy0 + sy, cy0 + sy + sh
         span = (x0 + int(sx), x0 + int(sx + sw))
         if sh > MAX_GLYPH_H * h or sw > MAX_GLYPH_W * h:
@@ -77,6 +94,51 @@ def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: 
             continue
         glyphs.append(span)
     return sorted(glyphs), sorted(stops)
+
+
+def _own_word_gap(gray: np.ndarray, threshold: float, box: BBox, y0: float, y1: float,
+                  h: float) -> float:
+    """The widest gap between the glyphs inside the box (its own word spacing), at most
+    MAX_OWN_GAP: a monospaced or widely spaced print sets a word space well over GAP, and a
+    "+1" or a ZIP left unread beside such a value lies that far from it."""
+    H, W = gray.shape
+    bx0, bx1 = max(0, int(np.floor(box[0]))), min(W, int(np.ceil(box[2])))
+    ry0, ry1 = max(0, int(y0)), min(H, int(np.ceil(y1)))
+    if bx1 - bx0 < 2 or ry1 - ry0 < 2:
+        return 0.0
+    n, _, stats = ink_components((gray[ry0:ry1, bx0:bx1] <= threshold).astype(np.uint8), h)
+    spans = sorted((int(sx), int(sx + sw)) for sx, _, sw, sh, _ in stats[1:]
+                   if sh >= MIN_GLYPH_H * (ry1 - ry0) and sw <= MAX_GLYPH_W * h)
+    widest, reach = 0, None
+    for c0, c1 in spans:
+        if reach is not None and c0 > reach:
+            widest = max(widest, c0 - reach)
+        reach = c1 if reach is None else max(reach, c1)
+    return min(float(widest), MAX_OWN_GAP * h)
+
+
+def _over_double_reads(box: BBox, y0: float, y1: float, h: float,
+                       words: Sequence[WordBox]) -> BBox:
+    """The box widened over the short OCR words of its line that overlap its x edges: two
+    words never share ink, so such a word is OCR reading the value's edge twice ("~Je"
+    over the "J" of "Joshua"), and what it read (a descender too) belongs to the value."""
+    x0, by0, x1, by1 = box
+    least = max(2.0, DOUBLE_READ * h)
+    for w in words:
+        wx0, wy0, wx1, wy1 = w.bbox
+        if not y0 <= (wy0 + wy1) / 2 <= y1 or wx1 - wx0 > MAX_DOUBLE_READ * h or \
+                wy1 - wy0 > MAX_GLYPH_H * h:
+            continue
+        # overlapping, and mostly outside: the value's own words lie inside (one whose
+        # trailing comma the aligner cut off reaches out a little)
+        if box[0] - wx0 >= max(least, wx1 - box[0]) and wx1 - box[0] >= least:
+            x0 = min(x0, wx0)
+        elif wx1 - box[2] >= max(least, box[2] - wx0) and box[2] - wx0 >= least:
+            x1 = max(x1, wx1)
+        else:
+            continue
+        by0, by1 = min(by0, wy0), max(by1, wy1)
+    return (x0, by0, x1, by1)
 
 
 def _grow_right(glyphs: list[tuple[int, int]], stops: list[tuple[int, int]], edge: float,
@@ -104,7 +166,8 @@ def grow_box_over_unread_ink(gray: np.ndarray, box: BBox, words: Sequence[WordBo
         return box
     inset = BAND_INSET * min(h, y1 - y0)
     by0, by1 = y0 + inset, y1 - inset
-    gap, most = GAP * h, MAX_GROW * h
+    gap, most = max(GAP * h, _own_word_gap(gray, threshold, box, by0, by1, h)), MAX_GROW * h
+    x0, y0, x1, y1 = _over_double_reads(box, by0, by1, h, words)
     glyphs, stops = _glyphs_and_stops(gray, threshold, int(np.ceil(x1)), int(x1 + most + 1), by0, by1, h, words)
     new_x1 = _grow_right(glyphs, stops, x1, gap, x1 + most)
     glyphs, stops = _glyphs_and_stops(gray, threshold, int(x0 - most), int(np.floor(x0)), by0, by1, h, words)

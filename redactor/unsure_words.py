@@ -19,18 +19,29 @@ from redactor.model import OcrPage, Span
 from redactor.taxonomy import is_critical
 
 UNSURE_CONF = 50.0     # OCR confidence (0-100) below which a word is unsure
-MAX_GAP = 1.0          # neighbours farther than this many text heights are another field
+MAX_GAP = 1.0          # neighbours farther than this many text heights are another field ...
+MAX_OWN_GAP = 2.0      # ... unless the value's own words lie as far apart (up to this)
 MAX_WORDS = 3          # at most this many unsure words taken on each side
 
 
-def _next_to(page: OcrPage, a: int, b: int) -> bool:
-    """Whether word b sits right beside word a on the same line."""
+def _next_to(page: OcrPage, a: int, b: int, spacing: float = 0.0) -> bool:
+    """Whether word b sits right beside word a on the same line: at most MAX_GAP text
+    heights apart, or as far as the value's own words are (``spacing``, px)."""
     wa, wb = page.words[a], page.words[b]
     if wa.line != wb.line or wa.block != wb.block:
         return False
     h = max(wa.bbox[3] - wa.bbox[1], wb.bbox[3] - wb.bbox[1])
     gap = max(wb.bbox[0] - wa.bbox[2], wa.bbox[0] - wb.bbox[2])
-    return gap <= MAX_GAP * h
+    return gap <= max(MAX_GAP * h, min(spacing, MAX_OWN_GAP * h))
+
+
+def _own_spacing(page: OcrPage, ids: Sequence[int]) -> float:
+    """The widest gap between consecutive words of a value on one line (px): a typewriter
+    face or a spaced-out number ("981   317   5947") sets its groups wider than MAX_GAP,
+    and its misread last group lies as far off."""
+    gaps = [page.words[b].bbox[0] - page.words[a].bbox[2] for a, b in zip(ids, ids[1:])
+            if page.words[a].line == page.words[b].line]
+    return max(gaps, default=0.0)
 
 
 def _unsure(page: OcrPage, i: int, taken: set[int]) -> bool:
@@ -86,10 +97,11 @@ def grow_over_unsure_words(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
             continue
         taken = {i for i, ks in owners.items() if ks - {k}}
         first, last = words_of[k][0], words_of[k][-1]
+        spacing = _own_spacing(page, words_of[k])
         hi = last
         for _ in range(MAX_WORDS):
             nxt = hi + 1
-            if nxt < len(page.words) and _unsure(page, nxt, taken) and _next_to(page, hi, nxt) \
+            if nxt < len(page.words) and _unsure(page, nxt, taken) and _next_to(page, hi, nxt, spacing) \
                     and _continues(sp.type, page.words[nxt].text):
                 hi = nxt
             else:
@@ -97,7 +109,7 @@ def grow_over_unsure_words(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
         lo = first
         for _ in range(MAX_WORDS):
             prv = lo - 1
-            if prv >= 0 and _unsure(page, prv, taken) and _next_to(page, lo, prv) \
+            if prv >= 0 and _unsure(page, prv, taken) and _next_to(page, lo, prv, spacing) \
                     and _begins(sp.type, page.words[prv].text):
                 lo = prv
             else:

@@ -200,6 +200,8 @@ def _x0(layout: Layout, char: int) -> float:
 
 
 JUNK_LEAD = "‘’'`´|_.,:;\"“”"
+_HOUSE_NUMBER_CONFUSIONS = str.maketrans({"$": "5", "S": "5", "O": "0", "o": "0", "l": "1",
+                                          "I": "1", "|": "1", "B": "8"})
 ADDRESSEE_LINES = 4   # lines above an address searched for the addressee's name
 
 
@@ -350,6 +352,10 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
             return None
         words = [layout.words[w].text for w in segs[best]]
         first = words[0].lstrip(JUNK_LEAD)
+        # the house number as OCR may read it ("$367", "S42" for 5367, 542): a real digit
+        # in it, the rest digit-like
+        if any(c.isdigit() for c in first):
+            first = first.translate(_HOUSE_NUMBER_CONFUSIONS)
         if any("@" in w for w in words) or \
                 not re.match(r"\d{1,6}\b(?![/.\-]\d)|(?i:p\W{0,3}o\W{0,3}box)", first) or \
                 not any(c.isalpha() for w in words[1:] for c in w):

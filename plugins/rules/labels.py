@@ -51,6 +51,10 @@ UNREADABLE_SCORE = 0.6
 FILLERS = {"is", "was", "are", "will", "be", "of", "=", "-", "", "#", "no", "number", "nr", "reads",
            "ending", "in", "on", "file"}
 JUNK = "‘’'`\"“”|•·*~^_.,;:!-–—=+"
+BAR_LIKE = "|!il1I()[]{}/\\"   # what OCR reads a vertical cell border as
+SPECK_HEIGHT = 0.5      # an unsure word less than this share of the line's text height is dirt
+BORDER_READ_W = 0.6     # text heights: a border read as a word is at most this wide ...
+BORDER_READ_H = 1.3     # ... and, unless read as "|", at least this tall
 _ADDRESS_AFTER_NAME = re.compile(r"[<(\[][^\s<>()\[\]]+@[^\s<>()\[\]]+[>)\]][;,]?")
 _STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))")
 _PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
@@ -142,6 +146,55 @@ def _fuzzy_matches(text: str, lex: LabelLexicon, taken: list[_Match]) -> list[_M
     return out
 
 
+def _cells(layout: Layout, line) -> list[list[int]]:
+    """The line's words in cells: runs apart by more than CELL_GAP text heights or by a
+    border OCR read as a word (the border itself left out)."""
+    cells: list[list[int]] = []
+    prev = None
+    for w in line.words:
+        if _is_border_read(layout, w):
+            prev = None
+            continue
+        if prev is None or layout.words[w].bbox[0] - layout.words[prev].bbox[2] > CELL_GAP * line.height:
+            cells.append([])
+        cells[-1].append(w)
+        prev = w
+    return cells
+
+
+def _header_cells(layout: Layout, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
+    """A form's header row names every cell: on a line where two or more cells hold a
+    label, a caption OCR misread ("IP CODE" for "ZIP CODE", "CITV") is the lexicon phrase
+    its whole cell is closest to (similarity >= FUZZY_CUTOFF), replacing a shorter label
+    the misreading made of part of it ("IP", the IP address's)."""
+    text = layout.page.text
+    keys = [k for k in lex.groups_of if len(k) >= 4]
+    out = list(matches)
+    for line in layout.lines:
+        cells = _cells(layout, line)
+        if len(cells) < 3:
+            continue
+        spans = [(layout.offsets[c[0]][0], layout.offsets[c[-1]][1]) for c in cells]
+        inside = [[m for m in out if a <= m.start and m.end <= b + 1] for a, b in spans]
+        if sum(1 for ms in inside if ms) < 2:
+            continue
+        for (a, b), ms, cell in zip(spans, inside, cells):
+            covered = {w for m in ms for w in layout.words_in(m.start, m.end)}
+            if len(cell) > 3 or any(m.term or m.num for m in ms) or \
+                    any(m.start == a and m.end >= b for m in ms) or \
+                    ms and len(set(cell) - covered) != 1:
+                continue   # labels hold the cell, a colon ends one, or more follows them
+            phrase = text[a:b]
+            key = normalise_label(phrase)
+            if len(key) < 4 or lex.stop_regex.fullmatch(phrase):
+                continue
+            close = difflib.get_close_matches(key, keys, n=1, cutoff=FUZZY_CUTOFF)
+            if close and all(close[0] != m.key for m in ms):
+                out = [m for m in out if m not in ms]
+                out.append(_Match(a, b, b, close[0], False, False))
+    return out
+
+
 def _compounds(layout: Layout, matches: list[_Match]) -> list[_Match]:
     """Labels written next to each other are one label whose last word names the field:
     "Employer Address" is an address, "Customer Account Number" an account number."""
@@ -189,11 +242,35 @@ def _without_value_prefixes(text: str, matches: list[_Match]) -> list[_Match]:
     return out
 
 
+def _is_border_read(layout: Layout, w: int) -> bool:
+    """A form's cell border that OCR read as a word ("i", "|", ")", "_—_-|"): thin, nothing
+    but bar-like characters, and no letter or digit but a lower-case "i" among them unless
+    it is taller than the text (a "1" or an "I." of the value is not)."""
+    word = layout.words[w]
+    x0, y0, x1, y1 = word.bbox
+    h = layout.line_of_word(w).height
+    letters = "".join(c for c in word.text if c.isalnum())
+    return x1 - x0 <= BORDER_READ_W * h and all(c in JUNK + BAR_LIKE for c in word.text) and \
+        (letters in ("", "i") or y1 - y0 >= BORDER_READ_H * h)
+
+
+def _gap_before_text(layout: Layout, word: int) -> float | None:
+    """Horizontal gap to the previous word of the line that is text, not a border read."""
+    line = layout.line_of_word(word)
+    pos = line.words.index(word)
+    while pos > 0 and _is_border_read(layout, line.words[pos - 1]):
+        pos -= 1
+    if pos == 0:
+        return None
+    return layout.words[word].bbox[0] - layout.words[line.words[pos - 1]].bbox[2]
+
+
 def _label_hits(layout: Layout, lex: LabelLexicon) -> list[LabelHit]:
     text = layout.page.text
     out = []
     matches = _split_across_cells(layout, lex, _regex_matches(text, lex))
     matches += _fuzzy_matches(text, lex, matches)
+    matches = _header_cells(layout, lex, matches)
     matches = _with_annotations(text, _compounds(layout, sorted(matches, key=lambda m: m.start)))
     matches = _without_value_prefixes(text, matches)
     for m in matches:
@@ -206,7 +283,7 @@ def _label_hits(layout: Layout, lex: LabelLexicon) -> list[LabelHit]:
             continue
         h = line.height
         on_line = [w for w in words if layout.word_line[w] == line.index]
-        gap_b = layout.gap_before(on_line[0])
+        gap_b = _gap_before_text(layout, on_line[0])
         # OCR often puts specks before a label ("‘SHIP TO"): they do not count as text
         lead = text[layout.offsets[on_line[0]][0]:max(m.start, layout.offsets[on_line[0]][0])]
         first_on_line = not lead.strip(JUNK) and (gap_b is None or gap_b > 2 * h)
@@ -216,6 +293,8 @@ def _label_hits(layout: Layout, lex: LabelLexicon) -> list[LabelHit]:
             right_close = True
         else:
             nxt = layout.next_in_line(last)
+            while nxt is not None and (_speck(layout.words[nxt], h) or _is_border_read(layout, nxt)):
+                nxt = layout.next_in_line(nxt)   # dirt or a border beside a caption is no value
             right_close = nxt is not None and \
                 layout.words[nxt].bbox[0] - layout.words[last].bbox[2] <= CELL_GAP * h
         lh = LabelHit(m.start, m.end, m.key, m.num, m.term, tuple(words), line,
@@ -308,7 +387,9 @@ class LabelRules:
             if gap > limit or self._is_terminator_word(w):
                 break
             s, e = lay.offsets[w]
-            if not _speck(lay.words[w]):
+            if not started and _is_border_read(lay, w):
+                pass   # a cell border OCR read as "|" or "i" is no value
+            elif not _speck(lay.words[w], h):
                 if not toks and s in self.stop_starts:
                     break   # "Agency Commission": the next field's name, not a value
                 toks.append((s, e, self.text[s:e]))
@@ -694,9 +775,13 @@ class LabelRules:
         return [Hit(group.rule, taken[0][0][0], taken[-1][0][1], UNREADABLE_SCORE)]
 
 
-def _speck(w) -> bool:
-    """A one- or two-character word OCR was not sure of: dirt, not a value."""
-    return 0 <= w.conf < 20 and len(w.text.strip()) <= 2
+def _speck(w, h: float) -> bool:
+    """A word of one or two characters (or one letter or digit among quotes and brackets:
+    '7")') that OCR was not sure of, or an unsure word less than half as tall as the text
+    of its line (a dotted rule read as "te *seete? Mes"): dirt, not a value."""
+    if 0 <= w.conf < 20 and (len(w.text.strip()) <= 2 or sum(c.isalnum() for c in w.text) <= 1):
+        return True
+    return 0 <= w.conf < 50 and w.bbox[3] - w.bbox[1] < SPECK_HEIGHT * h
 
 
 def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:

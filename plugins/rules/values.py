@@ -82,6 +82,10 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
                 _NAME_WORD.match(tokens[k + 1][2].strip(_STRIP)):
             words.append(tok)    # "&. Ray": an initial OCR could not read ("B. Ray")
             continue
+        if words and _MISREAD_I.fullmatch(raw.rstrip(",")) and \
+                (k + 1 == len(tokens) or not tokens[k + 1][2][:1].islower()):
+            words.append(tok)    # "Robinson, Jillian |.": the middle initial I read as a bar
+            continue
         st = strip_token(tok, _STRIP + ".") if not re.fullmatch(r"[A-Z]\.", raw.strip(",;")) else \
             strip_token(tok, _STRIP)
         if st is None:
@@ -146,7 +150,8 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
 
 
 _INITIAL_COMMA = re.compile(r"[A-Z],")
-_MISREAD_INITIAL = re.compile(r"[&$%§©®@8|]\.")
+_MISREAD_INITIAL = re.compile(r"[&$%§©®@8|l]\.")
+_MISREAD_I = re.compile(r"[|l!]\.")    # the initial I as OCR reads a thin capital
 _NAME_SUFFIXES = frozenset({"jr", "sr", "esq", "phd", "md"})
 # letters whose capital OCR often reads as the lower-case form of the same shape
 _SAME_SHAPE = frozenset("cosvwxz")

@@ -4,6 +4,7 @@ OCR confusions, checksum negatives, distractors that must stay unflagged, label 
 and read by real Tesseract."""
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 
@@ -820,3 +821,74 @@ def test_a_damaged_copy_of_a_labelled_identifier_takes_its_type(det):
         == {"long_number"}
     # all its words read with confidence, a near number is not taken as a damaged copy
     assert not any(t == "INV-6 054" for _, t in _spans(det, page))
+
+
+@pytest.mark.parametrize("zip_caption", ["ZIP CODE", "IP CODE"])
+def test_a_header_row_with_border_reads_and_a_misread_caption(det, zip_caption):
+    """A form's header row as OCR reads it: a cell border read as "i" or ")" before a
+    caption, and "ZIP CODE" read as "IP CODE" (which holds the IP address's label). The
+    captions still head their cells, and the address row under them is one address."""
+    rows = [[(20, "HOME ADDRESS (Number and Street)"), (580, "i"), (600, "CITY"), (900, "STATE"),
+             (1030, ")"), (1050, zip_caption)],
+            [(20, "917 Sandy Unions"), (600, "New Erica"), (900, "IL"), (1050, "91145")]]
+    page = one_line_rows(rows)
+    # the borders run past the text: their boxes are taller than the captions'
+    words = tuple(dataclasses.replace(w, bbox=(w.bbox[0], w.bbox[1] - 12, w.bbox[2], w.bbox[3] + 14))
+                  if w.text in ("i", ")") else w for w in page.words)
+    spans = {(s.type, s.text) for s in det.detect(OcrPage(page.width, page.height, words, "test"))}
+    assert spans == {("ADDRESS", "917 Sandy Unions New Erica IL 91145")}
+
+
+def test_a_middle_initial_read_as_a_bar(det):
+    rows = [[(20, "NAME (Last, First, M.I.)"), (700, "DATE OF BIRTH")],
+            [(20, "Robinson, Jillian |."), (700, "February 19, 1931")]]
+    assert ("PERSON", "Robinson, Jillian |.") in _spans(det, one_line_rows(rows))
+    # a bar after a name in running text is no initial when a sentence goes on in lower case
+    assert ("PERSON", "Jillian Robinson") in _spans(det, page_from_rows(
+        ["Dear Jillian Robinson |. please find enclosed"]))
+
+
+@pytest.mark.parametrize("text, want", [
+    ("Tel: +) 669 3285576", "+) 669 3285576"),      # a dotted "1" read as ")", groups run together
+    ("Call +l 669 328 5576 now", "+l 669 328 5576"),
+])
+def test_a_country_code_one_misread_after_the_plus(det, text, want):
+    assert ("PHONE", want) in _spans(det, page_from_rows([text]))
+
+
+def test_a_delivery_line_whose_house_number_ocr_misread(det):
+    """A dotted print read "5367" as "$367": the line over the city line is still the
+    delivery line of the address."""
+    got = _spans(det, page_from_rows(["Brown Ltd", "$367 Antieny Brives Apt. 328", "Haylafurt, OR 71068"]))
+    assert ("ADDRESS", "$367 Antieny Brives Apt. 328\nHaylafurt, OR 71068") in got
+
+
+def test_a_local_number_whose_area_code_lost_its_opening_bracket(det):
+    assert ("PHONE", "935) 284-9235") in _spans(det, page_from_rows(["Dial 935) 284-9235 for the front desk"]))
+
+
+def test_dirt_right_of_a_caption_is_no_value_and_the_value_under_it_is_found(det):
+    """Right of a form's captions OCR read dirt (boxes as Tesseract gave them on a dotted
+    scan): a dotted rule as small unsure words ("te *seete? Mes"), a speck as '7")'. The
+    values sit under the captions."""
+    words = [WordBox("NAME", (161, 382, 215, 420), 59.0, 0, 0),
+             WordBox("(taxi", (221, 388, 265, 418), 41.0, 0, 0),
+             WordBox("Fost", (273, 392, 309, 415), 40.0, 0, 0),
+             WordBox("Mi)", (333, 383, 533, 414), 54.0, 0, 0),
+             WordBox("te", (678, 380, 685, 386), 24.0, 0, 0),
+             WordBox("*seete?", (691, 380, 710, 388), 0.0, 0, 0),
+             WordBox("Mes", (712, 379, 717, 388), 21.0, 0, 0),
+             WordBox("tot", (718, 379, 726, 388), 15.0, 0, 0),
+             WordBox("GROUP", (900, 380, 960, 410), 90.0, 0, 0),
+             WordBox("NO.", (966, 380, 995, 410), 93.0, 0, 0),
+             WordBox('7")', (1120, 384, 1124, 391), 4.0, 0, 0),
+             WordBox("Perez,", (176, 431, 243, 454), 93.0, 1, 0),
+             WordBox("Justin", (253, 430, 318, 452), 92.0, 1, 0),
+             WordBox("S.", (328, 430, 349, 450), 80.0, 1, 0),
+             WordBox("6", (906, 431, 918, 455), 84.0, 1, 0),
+             WordBox("12574", (927, 431, 994, 455), 84.0, 1, 0)]
+    page = OcrPage(1700, 800, tuple(words), "test")
+    got = _spans(det, page)
+    assert ("label_person", "Perez, Justin S.") in {(h.rule, page.text[h.start:h.end]) for h in det.hits(page)}
+    assert ("ACCOUNT_NUMBER", "6 12574") in got
+    assert not any(t in ("te", "7") for _, t in got)

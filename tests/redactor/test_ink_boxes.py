@@ -6,7 +6,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from redactor.errors import InputError
-from redactor.ink_boxes import fit_box, fit_boxes_to_ink, fit_redactions_to_ink, to_gray
+from redactor.ink_boxes import fit_box, fit_boxes_to_ink, fit_redactions_to_ink, ink_components, to_gray
 from redactor.model import Redaction
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -250,3 +250,49 @@ def test_a_dotted_glyph_that_the_box_cut_is_grown_back_not_taken_for_dust():
     sy = int(y0 - 0.8 * h)
     specked[sy:sy + 2, int(x1 - 0.2 * h):int(x1 - 0.2 * h) + 2] = 0
     assert fit_box(specked, boxes[1])[1] >= y0 - 1
+
+
+def test_a_dotted_last_glyph_beside_solid_print_is_kept_and_a_pinch_of_dust_is_not():
+    """An e-mail address whose last letters came out as 3x3 dots (a worn ribbon, a dithered
+    patch) among solid lines: too few of the crop's components are dots to join them, so
+    each dot looks like dust past the body of the word. Together they make glyphs, and the
+    box keeps them; two specks together past a word remain dust."""
+    font = ImageFont.truetype(SERIF, 40)
+    page = Image.new("L", (1400, 300), 255)
+    draw = ImageDraw.Draw(page)
+    draw.text((40, 75), "Monday, January 24, 2002 4:28 PM Subject: payroll", font=font, fill=0)
+    draw.text((40, 170), "Tuesday, March 3, 2004 9:15 AM Attachments: three files", font=font, fill=0)
+    solid = draw.textbbox((40, 120), "vreed@morgan.in", font=font)
+    draw.text((40, 120), "vreed@morgan.in", font=font, fill=0)
+    tail = Image.new("L", page.size, 255)
+    ImageDraw.Draw(tail).text((solid[2] + 1, 120), "fo", font=font, fill=0)
+    grid = np.zeros((page.size[1], page.size[0]), bool)
+    for a in range(3):
+        for b in range(3):
+            grid[a::5, b::5] = True
+    dots = (np.asarray(tail) < 128) & grid
+    gray = np.asarray(page).copy()
+    gray[dots] = 0
+    ys, xs = np.nonzero(dots)
+    box = (solid[0] - 2, min(solid[1], ys.min()) - 2, xs.max() + 3, max(solid[3], ys.max()) + 2)
+    assert fit_box(gray, box)[2] >= xs.max() + 1
+    # the same box over a solid word and a pinch of dust past it: the dust is cut off
+    dusty = np.asarray(page).copy()
+    dusty[140:143, solid[2] + 23:solid[2] + 26] = 0
+    dusty[140:143, solid[2] + 28:solid[2] + 31] = 0
+    assert fit_box(dusty, (solid[0] - 2, solid[1] - 2, solid[2] + 33, solid[3] + 2))[2] < solid[2] + 23
+
+
+def test_dots_join_into_glyphs_when_asked_even_among_solid_strokes():
+    """A few dotted glyphs among many solid ones: left alone, the crop reads as solid print
+    and its dots stay dots; asked to, they join into the glyphs they make."""
+    mask = np.zeros((40, 900), np.uint8)
+    for k in range(30):                       # thirty solid strokes
+        mask[10:30, 20 + 25 * k:26 + 25 * k] = 1
+    for y in range(10, 30, 3):                # one dotted stroke: single-pixel dots 3 px apart
+        mask[y, 840] = 1
+    auto = ink_components(mask, 20.0)
+    joined = ink_components(mask, 20.0, join_dots=True)
+    tallest = lambda comps: max(int(comps[2][k][3]) for k in range(1, comps[0]) if comps[2][k][0] >= 830)
+    assert tallest(auto) == 1
+    assert tallest(joined) >= 18

@@ -63,3 +63,15 @@ def test_unknown_confidence_is_not_unsure_and_empty_page_is_fine():
     page = page_of([("Jo", 10, 50, 90), ("Smyth", 65, 150, -1.0)])
     assert grow_over_unsure_words(page, [span(page, "Jo", "PERSON")])[0].text == "Jo"
     assert grow_over_unsure_words(OcrPage(10, 10, (), "test"), []) == []
+
+
+def test_a_spaced_out_number_takes_its_garbled_group_at_its_own_spacing():
+    """Groups printed 50 px apart (a line is 30 px high): the misread last group lies as far
+    from the read ones as they lie from each other; a word twice as far is another field."""
+    page = page_of([("981", 10, 70, 77), ("317", 120, 180, 51), ("&947", 230, 300, 0),
+                    ("x12", 430, 480, 10)])
+    (grown,) = grow_over_unsure_words(page, [span(page, "981 317", "REFERENCE_NUMBER")])
+    assert grown.text == "981 317 &947"
+    # the same groups close together: the garbled group 50 px off is not known to be theirs
+    page = page_of([("981", 10, 70, 77), ("317", 80, 140, 51), ("&947", 190, 260, 0)])
+    assert grow_over_unsure_words(page, [span(page, "981 317", "REFERENCE_NUMBER")])[0].text == "981 317"
