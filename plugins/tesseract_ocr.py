@@ -831,15 +831,10 @@ def _join_row_parts(words: list[_Word]) -> list[_Word]:
     for w in words:
         groups.setdefault(find(w.line_key), []).append(w)
     out: list[_Word] = []
-    done: set[tuple] = set()
-    for w in words:
-        r = find(w.line_key)
-        if r in done:
-            continue
-        done.add(r)
-        head = next(x for x in words if x.line_key == r)
+    for r, ws in groups.items():      # in the order of each row's first word
+        head = lines[r][0]
         out.extend(_Word(x.text, x.box, x.conf, head.line_key, head.block_key)
-                   for x in sorted(groups[r], key=lambda x: x.box[0]))
+                   for x in sorted(ws, key=lambda x: x.box[0]))
     return out
 
 

@@ -85,17 +85,17 @@ def ink_mask(crop: np.ndarray, threshold: float | None) -> np.ndarray:
     return (crop <= threshold).astype(np.uint8)
 
 
-def ink_components(mask: np.ndarray, h: float, join_dots: bool | None = None):
+def ink_components(mask: np.ndarray, h: float, join_dots: bool = False):
     """Connected ink components of the crop (``cv2.connectedComponentsWithStats``: count,
     labels, stats), with the dots of broken strokes joined into the glyphs they make when
     the crop's strokes broke into dots (a dithered copy, a fax, faint toner): each dot is
     then no speck of dust to leave out, and a glyph whose end a box cut is one component the
     box touches. Dots at most DOT_GAP text heights apart join (never across a word space);
     labels and stats stay those of the ink pixels themselves. Solid print is labelled as it
-    is. ``join_dots`` forces the joining (True) or leaves it out (False)."""
+    is. ``join_dots`` joins the dots whatever the crop looks like."""
     n_dots, dots, dot_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    if n_dots <= 1 or join_dots is False or (
-            join_dots is None and (dot_stats[1:, cv2.CC_STAT_AREA] <= FRAGMENT_AREA).mean() < DOTTED_SHARE):
+    if n_dots <= 1 or (not join_dots and
+                       (dot_stats[1:, cv2.CC_STAT_AREA] <= FRAGMENT_AREA).mean() < DOTTED_SHARE):
         return n_dots, dots, dot_stats
     r = max(1, int(round(DOT_GAP * h / 2)))
     grown = cv2.dilate(mask, np.ones((2 * r + 1, 2 * r + 1), np.uint8))
@@ -187,7 +187,7 @@ def _dot_shapes(dots, h: float) -> list:
     for i, g in enumerate(dots):
         dx = np.maximum(0, np.maximum(boxes[:, 0] - g[2], g[0] - boxes[:, 2]))
         dy = np.maximum(0, np.maximum(boxes[:, 1] - g[3], g[1] - boxes[:, 3]))
-        for j in np.nonzero((dx <= near) & (dy <= near))[0][:]:
+        for j in np.nonzero((dx <= near) & (dy <= near))[0]:
             if j > i:
                 parent[root(int(j))] = root(i)
     shapes: dict[int, list] = {}

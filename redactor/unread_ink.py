@@ -76,10 +76,10 @@ def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: 
     # height: the dots are judged as the glyphs they make, also where solid print outnumbers
     # them (so that ink_components leaves them apart); solid glyphs are not joined to each
     # other or to a rule, and lone specks stay too small to count as glyphs
-    small = [k for k in range(1, n) if max(stats[k][2], stats[k][3]) < MIN_GLYPH_H * h]
-    parts = [s for k, s in enumerate(stats) if k and k not in set(small)]
+    small = {k for k in range(1, n) if max(stats[k][2], stats[k][3]) < MIN_GLYPH_H * h}
+    parts = [s for k, s in enumerate(stats) if k and k not in small]
     if small:
-        dots = np.isin(labels, small).astype(np.uint8)
+        dots = np.isin(labels, sorted(small)).astype(np.uint8)
         nd, _, dot_stats = ink_components(dots, h, join_dots=True)
         parts += list(dot_stats[1:nd])
     glyphs = []
