@@ -18,6 +18,10 @@ def as_bbox(values: Sequence[float]) -> BBox:
     return (x0, y0, x1, y1)
 
 
+SPECK_CONF = 50.0     # an OCR word this unsure ...
+SPECK_HEIGHT = 0.5    # ... and less than this share of its line's text height is a speck
+
+
 @dataclass(frozen=True)
 class WordBox:
     """One OCR word in pixel coordinates of the page image as given to the pipeline."""
@@ -30,6 +34,12 @@ class WordBox:
     def to_json(self) -> dict:
         return {"text": self.text, "bbox": list(self.bbox), "conf": self.conf,
                 "line": self.line, "block": self.block}
+
+    def is_speck(self, text_height: float) -> bool:
+        """An unsure word (confidence under SPECK_CONF) less than SPECK_HEIGHT of the text
+        height of its line: a speck or a dotted rule OCR read as a word ("¢1" over a corner
+        of "+1", "te *seete? Mes"), not text that was read."""
+        return 0 <= self.conf < SPECK_CONF and self.bbox[3] - self.bbox[1] < SPECK_HEIGHT * text_height
 
     @classmethod
     def from_json(cls, d: dict) -> "WordBox":

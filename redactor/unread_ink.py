@@ -32,8 +32,6 @@ MAX_GROW = 6.0      # at most this much added on a side (a ZIP, a phone group, a
 MIN_GLYPH_H = 0.3   # components shorter than this are dots, dashes or dust ...
 MAX_GLYPH_H = 1.6   # ... taller than this, a border or a line of another size
 MAX_GLYPH_W = 4.0   # wider than this, a rule or a smear, not letters
-SPECK_CONF = 50.0   # an OCR word this unsure and less than SPECK_HEIGHT text heights tall is
-SPECK_HEIGHT = 0.5  # a speck, not text that was read
 BAND_INSET = 0.15   # the band is the box's rows less this share top and bottom (neighbours'
                     # descenders and ascenders reach into it)
 
@@ -64,7 +62,7 @@ def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: 
     stops = []
     for w in words:
         bx0, by0, bx1, by1 = w.bbox
-        if 0 <= w.conf < SPECK_CONF and by1 - by0 < SPECK_HEIGHT * h:
+        if w.is_speck(h):
             continue   # a speck OCR read as a word ("¢1" over a corner of "+1"): unread ink
         if bx1 > x0 and bx0 < x1 and by1 > cy0 and by0 < cy1:
             mask[max(0, int(by0) - cy0):max(0, int(np.ceil(by1)) - cy0),

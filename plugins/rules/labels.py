@@ -52,7 +52,6 @@ FILLERS = {"is", "was", "are", "will", "be", "of", "=", "-", "", "#", "no", "num
            "ending", "in", "on", "file"}
 JUNK = "‘’'`\"“”|•·*~^_.,;:!-–—=+"
 BAR_LIKE = "|!il1I()[]{}/\\"   # what OCR reads a vertical cell border as
-SPECK_HEIGHT = 0.5      # an unsure word less than this share of the line's text height is dirt
 BORDER_READ_W = 0.6     # text heights: a border read as a word is at most this wide ...
 BORDER_READ_H = 1.3     # ... and, unless read as "|", at least this tall
 _ADDRESS_AFTER_NAME = re.compile(r"[<(\[][^\s<>()\[\]]+@[^\s<>()\[\]]+[>)\]][;,]?")
@@ -781,7 +780,7 @@ def _speck(w, h: float) -> bool:
     of its line (a dotted rule read as "te *seete? Mes"): dirt, not a value."""
     if 0 <= w.conf < 20 and (len(w.text.strip()) <= 2 or sum(c.isalnum() for c in w.text) <= 1):
         return True
-    return 0 <= w.conf < 50 and w.bbox[3] - w.bbox[1] < SPECK_HEIGHT * h
+    return w.is_speck(h)
 
 
 def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:
