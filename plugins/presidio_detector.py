@@ -8,6 +8,8 @@ instance (loading spaCy costs seconds; per-instance options are applied per call
 Presidio's labels become our fine types through ``mappings/presidio.yaml``. A PERSON made
 only of a document's own vocabulary ("Tel", "Purchase Order", "March": spaCy reads form
 text without sentences) is dropped (option ``drop_form_words``, on; plugins/_form_vocabulary.py).
+The small model's ORG/GPE entities that read as a census given name and surname ("filed by
+Kelsey Hill") are also reported as PERSON (option ``census_names``, on; plugins/_census_names.py).
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from plugins._census_names import census_name_recognizer
 from plugins._form_vocabulary import only_form_words
 from plugins._options import as_bool, as_choice, as_float
 from plugins._windows import merge_spans
@@ -48,7 +51,8 @@ _ORG_LABELS = ["ORG", "ORGANIZATION"]
 DENY_PREFIX = "REDACTOR_DENY_"   # Presidio entity label of the deny-list recognizer, per type
 
 OPTIONS = ("spacy_model", "language", "entities", "allow_list", "allow_list_match",
-           "deny_list", "deny_list_type", "min_score", "include_organizations", "drop_form_words")
+           "deny_list", "deny_list_type", "min_score", "include_organizations", "drop_form_words",
+           "census_names")
 
 
 def _module_installed(name: str) -> bool:
@@ -170,7 +174,8 @@ class PresidioDetector(Detector):
     def __init__(self, spacy_model: str | None = None, language: str = "en",
                  entities: Any = None, allow_list: Any = None, allow_list_match: str = "exact",
                  deny_list: Any = None, deny_list_type: str = "OTHER", min_score: float = 0.0,
-                 include_organizations: bool = False, drop_form_words: bool = True, **unknown):
+                 include_organizations: bool = False, drop_form_words: bool = True,
+                 census_names: bool = True, **unknown):
         if unknown:
             raise InputError(f"{self.name}: unknown option(s) {', '.join(sorted(unknown))} "
                              f"(known: {', '.join(self.option_names())})")
@@ -181,6 +186,7 @@ class PresidioDetector(Detector):
         self.spacy_model = resolve_spacy_model(spacy_model)
         self.include_organizations = as_bool("include_organizations", include_organizations)
         self.drop_form_words = as_bool("drop_form_words", drop_form_words)
+        self.census_names = as_bool("census_names", census_names)
         self.label_map = self.vendor_labels()
         self.allow_list = _as_list(allow_list, "allow_list")
         self.allow_list_match = as_choice("allow_list_match", allow_list_match, ("exact", "regex"))
@@ -188,7 +194,9 @@ class PresidioDetector(Detector):
         self.label_map.update({DENY_PREFIX + t: t for t in self.deny})
         self.analyzer = self._load_analyzer()
         self.entities = self._parse_entities(entities)
-        self._deny_recognizers = self._build_deny_recognizers()
+        self._ad_hoc = self._build_deny_recognizers()
+        if self.census_names and (self.entities is None or "PERSON" in self.entities):
+            self._ad_hoc.append(census_name_recognizer(self.language))
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
@@ -272,7 +280,7 @@ class PresidioDetector(Detector):
             return []
         results = self.analyzer.analyze(
             text=text, language=self.language, entities=self.entities,
-            score_threshold=self.min_score, ad_hoc_recognizers=self._deny_recognizers or None,
+            score_threshold=self.min_score, ad_hoc_recognizers=self._ad_hoc or None,
             allow_list=self.allow_list or None, allow_list_match=self.allow_list_match)
         spans = []
         for r in results:

@@ -107,6 +107,31 @@ def test_a_person_made_of_form_words_is_dropped(detector):
     assert raw.get("Bill") == "PERSON"
 
 
+PROSE_NAMES = page_of([[
+    "3. The petition filed by Kelsey Hill on September 13, 2001 does not raise a question.",
+    "1. Morgan Smith, the station's general manager, may be contacted at (603) 889-5655.",
+    "Bank of America staff met in Virginia Beach near Grant Street."]])
+
+
+def test_names_the_small_model_files_as_org_or_place_are_persons(detector):
+    # en_core_web_sm tags these two names ORG: the census given name + surname retags them
+    got = found(detector.detect(PROSE_NAMES), PROSE_NAMES)
+    assert got.get("Kelsey Hill") == "PERSON" and got.get("Morgan Smith") == "PERSON"
+    assert not {k for k, v in got.items() if v == "PERSON"} - {"Kelsey Hill", "Morgan Smith"}
+    plain = found(PresidioDetector(census_names=False).detect(PROSE_NAMES), PROSE_NAMES)
+    assert "PERSON" not in plain.values()
+
+
+def test_census_name_test_vetoes_places_organisations_and_captions():
+    from plugins._census_names import reads_as_name
+    for name in ("Kelsey Hill", "Mary C. Bailey", "JOHN SMITH,", "April Jones", "Mary Ann Smith",
+                 "Ana Lopez-Garcia"):
+        assert reads_as_name(name.split()), name
+    for text in ("Grant Street", "Virginia Beach", "Chase Bank", "Kristy Day Phone No",
+                 "Lake Kyleton", "Kelsey", "John smith", "Invoice Total", "Mary Jo Ann Lee Smith"):
+        assert not reads_as_name(text.split()), text
+
+
 def test_deny_list_tags_values_with_their_type_even_across_line_breaks():
     page = page_of([["Order ref ZX-4471 shipped", "Customer code", "QK 77 AB end"]])
     det = PresidioDetector(deny_list={"ACCOUNT_NUMBER": ["ZX-4471"], "reference_number": ["code QK 77"]})
