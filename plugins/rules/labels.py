@@ -697,10 +697,11 @@ class LabelRules:
                     if g.value == "phone":
                         found = self._value(g, wide, False)
                         break
-            if found or toks or not lh.strong:
+            if found or not lh.strong or (toks and not self._far_dirt(lh, toks)):
                 hits.extend(found)
                 continue
-            # nothing on the right: the value sits under the label (form cell, table column)
+            # nothing on the right, or only unsure dirt in the next cell (a smudge read "fo}"
+            # 19 text heights away): the value sits under the label (form cell, table column)
             btoks, run = self.tokens_below(lh, lh.line.y1, self._column(lh), BELOW_GAP)
             if not run:
                 continue
@@ -717,6 +718,18 @@ class LabelRules:
             else:
                 hits.extend(self._unreadable_value(groups[0], btoks))
         return hits
+
+    def _far_dirt(self, lh: LabelHit, toks: list[V.Token]) -> bool:
+        """Whether ``toks`` are words read with confidence under UNREADABLE_CONF that begin
+        farther right of the label than a strong label's value does (RIGHT_GAP_STRONG):
+        dirt in the next cell, not this label's value. Nearer unsure words are its value,
+        read badly (a signature's scrawl)."""
+        lay = self.layout
+        words = [w for t in toks for w in lay.words_in(t[0], t[1])]
+        if not words or any(not 0 <= lay.words[w].conf < UNREADABLE_CONF for w in words):
+            return False
+        gap = lay.words[words[0]].bbox[0] - lay.words[lh.words[-1]].bbox[2]
+        return gap > RIGHT_GAP_STRONG * lh.line.height
 
     def _with_comb_rest(self, found: list[Hit], run: list[int]) -> list[Hit]:
         """An identifier written in a form's comb boxes ("629 | 06 | 4257" under "SOCIAL

@@ -867,6 +867,22 @@ def test_a_local_number_whose_area_code_lost_its_opening_bracket(det):
     assert ("PHONE", "935) 284-9235") in _spans(det, page_from_rows(["Dial 935) 284-9235 for the front desk"]))
 
 
+def test_unsure_dirt_in_the_next_cell_does_not_hide_the_value_under_a_caption(det):
+    """frm-0282's boxes: a smudge in the next cell, 19 text heights right of "GROUP NO.",
+    read "fo}" (confidence 26); the group number sits under the caption. A near unsure word
+    is still the label's own value, read badly (a signature's scrawl)."""
+    far = [WordBox("GROUP", (400, 725, 450, 737), 76.0, 0, 0),
+           WordBox("NO.", (456, 726, 479, 737), 96.0, 0, 0),
+           WordBox("fo}", (699, 722, 717, 749), 26.0, 0, 0),
+           WordBox("614486", (406, 744, 494, 770), 92.0, 1, 0)]
+    page = OcrPage(1700, 900, tuple(far), "test")
+    assert ("ACCOUNT_NUMBER", "614486") in _spans(det, page)
+    near = list(far)
+    near[2] = WordBox("fo}", (520, 722, 538, 749), 26.0, 0, 0)
+    page = OcrPage(1700, 900, tuple(near), "test")
+    assert ("ACCOUNT_NUMBER", "614486") not in _spans(det, page)
+
+
 def test_dirt_right_of_a_caption_is_no_value_and_the_value_under_it_is_found(det):
     """Right of a form's captions OCR read dirt (boxes as Tesseract gave them on a dotted
     scan): a dotted rule as small unsure words ("te *seete? Mes"), a speck as '7")'. The
