@@ -7,7 +7,10 @@ download. One AnalyzerEngine is built per process and configuration and shared b
 instance (loading spaCy costs seconds; per-instance options are applied per call).
 Presidio's labels become our fine types through ``mappings/presidio.yaml``. A PERSON made
 only of a document's own vocabulary ("Tel", "Purchase Order", "March": spaCy reads form
-text without sentences) is dropped (option ``drop_form_words``, on; plugins/_form_vocabulary.py).
+text without sentences) is dropped, and so are the words of a PERSON that are mostly digits
+("Y. 08/07/1979", "CLM7966922") (option ``drop_form_words``, on; plugins/_form_vocabulary.py).
+A UK NHS number that is also a valid North American phone number is left to the phone
+recognizers.
 The small model's ORG/GPE entities that read as a census given name and surname ("filed by
 Kelsey Hill") are also reported as PERSON (option ``census_names``, on; plugins/_census_names.py).
 """
@@ -47,6 +50,14 @@ _NER_IGNORED = ["CARDINAL", "EVENT", "LANGUAGE", "LAW", "MONEY", "ORDINAL", "PER
 # spaCy's small model tags many headings and abbreviations ("SSN", "Invoice") as ORG, which
 # is why Presidio ignores organisations by default; we follow unless asked.
 _ORG_LABELS = ["ORG", "ORGANIZATION"]
+
+# Presidio's UK NHS number is ten digits in 3-3-4 groups passing a mod-11 check, which one
+# number in eleven passes by chance: a North American phone number written "212 555 0147"
+# or "212-555-0147" has that shape too, and the NHS finding (score 1.0) would retype one
+# such phone in eleven as an identifier. One that is also a valid NANP number (area code and
+# exchange 2-9) is left to the phone recognizers.
+_NANP_SHAPE = re.compile(r"[2-9]\d{2}([ .-]?)[2-9]\d{2}\1\d{4}")
+_NANP_SHAPED_LABELS = frozenset({"UK_NHS"})
 
 DENY_PREFIX = "REDACTOR_DENY_"   # Presidio entity label of the deny-list recognizer, per type
 
@@ -89,6 +100,32 @@ def _offline_email_recognizer(language: str):
             return extractor(pattern_text).fqdn != ""
 
     return OfflineEmailRecognizer(supported_language=language)
+
+
+def _mostly_digits(word: str) -> bool:
+    """At least half of the word's letters and digits are digits: a code, a date or an
+    amount, not part of a name (OCR misreading a name turns a letter or two into digits)."""
+    alnum = [c for c in word if c.isalnum()]
+    return 2 * sum(c.isdigit() for c in alnum) >= len(alnum)
+
+
+def _name_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The runs of words of a PERSON span ``text[start:end]`` left when the words that are
+    mostly digits are taken out: spaCy on form text runs a name into the date or number
+    beside it ("Y. 08/07/1979", "Troy Allen" + a phone on the next line) or calls a code a
+    person ("CLM7966922")."""
+    pieces: list[list[int]] = []
+    gap = True
+    for m in re.finditer(r"\S+", text[start:end]):
+        if _mostly_digits(m.group()):
+            gap = True
+            continue
+        if gap:
+            pieces.append([start + m.start(), start + m.end()])
+            gap = False
+        else:
+            pieces[-1][1] = start + m.end()
+    return [(s, e) for s, e in pieces]
 
 
 def build_analyzer(spacy_model: str, language: str = "en", include_organizations: bool = False,
@@ -287,10 +324,15 @@ class PresidioDetector(Detector):
             fine = self.label_map.get(r.entity_type)
             if fine is None or r.score < self.min_score:
                 continue
+            if r.entity_type in _NANP_SHAPED_LABELS and _NANP_SHAPE.fullmatch(text[r.start:r.end]):
+                continue
             if self.entities is not None and r.entity_type not in self.entities:
                 continue
-            if fine == "PERSON" and self.drop_form_words and only_form_words(text[r.start:r.end]):
-                continue   # spaCy on form text: "Tel", "Purchase Order", "SALES" are no names
-            spans.append(Span(start=r.start, end=r.end, type=fine, score=float(r.score),
-                              detector=self.name, text=text[r.start:r.end]))
+            pieces = [(r.start, r.end)]
+            if fine == "PERSON" and self.drop_form_words:
+                if only_form_words(text[r.start:r.end]):
+                    continue   # spaCy on form text: "Tel", "Purchase Order", "SALES" are no names
+                pieces = _name_pieces(text, r.start, r.end)
+            spans.extend(Span(start=s, end=e, type=fine, score=float(r.score), detector=self.name,
+                              text=text[s:e]) for s, e in pieces)
         return merge_spans(spans, text)

@@ -132,6 +132,27 @@ def test_census_name_test_vetoes_places_organisations_and_captions():
         assert not reads_as_name(text.split()), text
 
 
+def test_a_phone_number_that_passes_the_nhs_check_stays_a_phone(detector):
+    # 584 331 1597 passes the UK NHS mod-11 check (Presidio scores that 1.0) and is a valid
+    # North American number; 401 023 2137 passes it too but its exchange starts with 0 (no
+    # NANP number), so it stays an identifier
+    page = page_of([["FAX 584 331 1597", "Call 584-331-1597 today", "Ref 401 023 2137"]])
+    got = found(detector.detect(page), page)
+    assert got.get("584 331 1597") == "PHONE" and got.get("584-331-1597") == "PHONE"
+    assert got.get("401 023 2137") == "ID_NUMBER"
+    raw = found(PresidioDetector(entities=["UK_NHS"]).detect(page), page)
+    assert raw.get("401 023 2137") == "ID_NUMBER" and "584 331 1597" not in raw
+
+
+def test_digits_spacy_ran_into_a_name_are_cut_off_it(detector):
+    # en_core_web_sm runs the date beside a form's name into the person
+    page = page_of([["Diaz, Kristin Y. 08/07/1979 F"]])
+    got = found(detector.detect(page), page)
+    assert got.get("Kristin Y.") == "PERSON" and got.get("08/07/1979") == "DATE"
+    raw = found(PresidioDetector(drop_form_words=False).detect(page), page)
+    assert raw.get("Kristin Y. 08/07/1979 F") == "PERSON"
+
+
 def test_deny_list_tags_values_with_their_type_even_across_line_breaks():
     page = page_of([["Order ref ZX-4471 shipped", "Customer code", "QK 77 AB end"]])
     det = PresidioDetector(deny_list={"ACCOUNT_NUMBER": ["ZX-4471"], "reference_number": ["code QK 77"]})
