@@ -863,6 +863,14 @@ def test_a_delivery_line_whose_house_number_ocr_misread(det):
     assert ("ADDRESS", "$367 Antieny Brives Apt. 328\nHaylafurt, OR 71068") in got
 
 
+def test_phone_numbers_with_an_8_read_as_b_or_the_last_group_split(det):
+    got = _spans(det, page_from_rows(["Toll free (877) BO8-4388 any time",
+                                      "Questions to (673)542-28 15, regarding this invoice"]))
+    assert ("PHONE", "(877) BO8-4388") in got and ("PHONE", "(673)542-28 15") in got
+    # a code with a B among digits is no phone without a phone's shape
+    assert not any(t == "PHONE" for t, _ in _spans(det, page_from_rows(["Lot 138-B74 shipped"])))
+
+
 def test_a_local_number_whose_area_code_lost_its_opening_bracket(det):
     assert ("PHONE", "935) 284-9235") in _spans(det, page_from_rows(["Dial 935) 284-9235 for the front desk"]))
 
