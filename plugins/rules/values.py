@@ -267,7 +267,14 @@ def email_value(tokens: list[Token], strong: bool) -> tuple[int, int] | None:
     # OCR dropped the @ ("jsmith©example.com", "jsmith example.com"): trust a strong label
     if strong and toks and re.search(r"\.[A-Za-z]{2,6}$", toks[0][2]) and len(toks[0][2]) >= 6:
         return toks[0][0], toks[0][1]
+    # ... also when it left a gap where the @ was: a user name, then a domain
+    if strong and len(toks) > 1 and re.fullmatch(r"[\w.+\-]{2,40}", toks[0][2]) and \
+            _DOMAIN.fullmatch(toks[1][2]) and not _DOMAIN.fullmatch(toks[0][2]):
+        return toks[0][0], toks[1][1]
     return None
+
+
+_DOMAIN = re.compile(r"[A-Za-z0-9][\w\-]*(?:\.[\w\-]+)*\.[A-Za-z]{2,6}")
 
 
 def online_value(tokens: list[Token], vocab: Vocab) -> tuple[int, int] | None:

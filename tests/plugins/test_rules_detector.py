@@ -479,6 +479,13 @@ def test_email_whose_dot_ocr_lost(det):
                for t, v in found(det, ["Questions? billing@kimdesign example or 206-555-0148"]))
 
 
+def test_email_whose_at_ocr_lost_under_an_email_caption(det):
+    # the @ read as nothing leaves the user name and the domain as two words
+    assert ("EMAIL", "lsjefferson hotmail.com") in found(det, ["E-mail: lsjefferson hotmail.com"])
+    # without the caption two such words are a word and a web address
+    assert not any(t == "EMAIL" for t, _ in found(det, ["Visit lsjefferson hotmail.com"]))
+
+
 def test_single_line_address_with_commas_and_no_false_title(det):
     spans = found(det, ["Carver Law Group, 220 N. Wacker Dr., Suite 1400, Chicago, IL 60606"])
     assert ("ADDRESS", "220 N. Wacker Dr., Suite 1400, Chicago, IL 60606") in spans
