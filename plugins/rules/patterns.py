@@ -51,6 +51,13 @@ def _ipv4(t: str) -> bool:
     return cs.ipv4_valid(t)
 
 
+def _ipv4_misread(t: str) -> bool:
+    # a dot read as a comma (or with a speck: ",."); two true dots at least, so that an
+    # amount ("12,100,200.50": one dot) is no address
+    seps = re.findall(r"[.,]+", t)
+    return sum("," not in s for s in seps) >= 2 and cs.ipv4_valid(re.sub(r"[.,]+", ".", t))
+
+
 def _phone_nanp(t: str) -> bool:
     main = re.split(r"(?i)ext|x|#|extension", t)[0]
     d = cs.ocr_digits(main)
@@ -112,6 +119,7 @@ def _alnum_code(t: str) -> bool:
 
 VALIDATORS: dict[str, Callable[[str], bool]] = {
     "card": _card, "ssn": _ssn, "ein": _ein, "aba": _aba, "iban": _iban, "ipv4": _ipv4,
+    "ipv4_misread": _ipv4_misread,
     "phone_nanp": _phone_nanp, "phone_intl": _phone_intl, "phone_national": _phone_national,
     "date_numeric": _date_numeric, "month_capitalised": _month_capitalised, "email": _email,
     "long_number": _long_number, "alnum_code": _alnum_code,

@@ -86,6 +86,12 @@ def test_online_identifiers(det, text, value, typ):
     assert (typ, value) in found(det, [text])
 
 
+def test_ip_address_with_a_dot_read_as_a_comma(det):
+    got = found(det, ["X-Originating-IP: [131.49,.139.157]", "Total 12,100,200.50 due"])
+    assert ("ONLINE_ID", "131.49,.139.157") in got
+    assert not any(t == "ONLINE_ID" for t, v in got if "12" in v)
+
+
 def test_invalid_ip_is_not_online_id(det):
     assert "ONLINE_ID" not in types_of(det, ["Version 999.1.1.1 released"], "999.1.1.1")
 
