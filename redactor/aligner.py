@@ -246,7 +246,7 @@ def propagate_repeats(page: OcrPage, spans: Sequence[Span], min_chars: int = 3) 
     Detectors often tag only the occurrence with context ("Acct # 12345") and miss the bare
     repeat further down; the same string elsewhere on the page is the same identifier.
     Occurrences must sit on word boundaries, and any run of whitespace matches any other
-    (a repeat may wrap differently)."""
+    (a repeat may wrap differently), after a stop or comma OCR may have read between words."""
     covered = {(s.start, s.end) for s in spans}
     out = list(spans)
     seen_values: set[tuple[str, str]] = set()
@@ -256,7 +256,8 @@ def propagate_repeats(page: OcrPage, spans: Sequence[Span], min_chars: int = 3) 
         if len(value) < min_chars or not any(c.isalnum() for c in value) or key in seen_values:
             continue
         seen_values.add(key)
-        pattern = r"(?<!\w)" + r"\s+".join(re.escape(p) for p in value.split()) + r"(?!\w)"
+        # OCR may read a speck between two words as a stop or comma ("BRANDON. JOHNSON")
+        pattern = r"(?<!\w)" + r"[.,;:]?\s+".join(re.escape(p) for p in value.split()) + r"(?!\w)"
         # an identifier's letters may come back in either case from OCR ("SQK", "SQk"); a
         # name's case is part of it ("Mark" the name, "mark" the verb)
         flags = re.IGNORECASE if any(c.isdigit() for c in value) else 0

@@ -89,6 +89,14 @@ def test_repeated_values_are_all_redacted():
     assert sorted(r.bbox[1] for r in al.redactions) == [100.0, 160.0]   # not the longer id on line 3
 
 
+def test_a_repeat_with_a_speck_read_as_a_stop_between_its_words_is_redacted():
+    page = page_of([[("PLEASE", 10, 80), ("CALL", 90, 150), ("BRANDON", 160, 260), ("JOHNSON", 270, 370)],
+                    [("FROM", 10, 80), ("BRANDON.", 90, 200), ("JOHNSON", 210, 310)],
+                    [("BRANDONJOHNSON", 10, 300)]])
+    spans = propagate_repeats(page, [span_for(page, "BRANDON JOHNSON", "PERSON")])
+    assert sorted(page.text[s.start:s.end] for s in spans) == ["BRANDON JOHNSON", "BRANDON. JOHNSON"]
+
+
 def test_value_split_across_table_cells_stays_one_box():
     page = page_of([[("Tel", 900, 960), ("568", 1036, 1073), ("268-1098", 1146, 1245), ("Net", 1367, 1403)]])
     al = align_spans(page, [span_for(page, "568 268-1098", "PHONE")])
