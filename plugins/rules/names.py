@@ -1,11 +1,12 @@
 """Person names without NER: capitalised words after a title ("Dr. Maria Lopez"), in a
-salutation ("Dear Maria Lopez,"), and the name line under a letter's closing
-("Sincerely," ... "Maria Lopez")."""
+salutation ("Dear Maria Lopez,"), the name line under a letter's closing
+("Sincerely," ... "Maria Lopez"), and a line that is only a census given name and surname."""
 from __future__ import annotations
 
 import difflib
 import re
 
+from plugins._census_names import MAX_WORDS, reads_as_name
 from plugins.rules import values as V
 from plugins.rules.hits import Hit
 from plugins.rules.layout import Layout, Line
@@ -18,6 +19,7 @@ SCRAWL_CONF = 40.0           # ... and so is one read with mean confidence under
 COLUMN_GAP = 1.5             # text heights: a wider gap inside a line separates two columns
 SALUTATION_LIKENESS = 0.6    # a misread salutation word ("Dinar" for "Dear")
 SALUTATION_MAX_WORDS = 5
+NAME_LINE_SCORE = 0.6        # pattern band: the name lists alone, no cue around it
 
 
 def _tokens(layout: Layout, words) -> list[V.Token]:
@@ -115,6 +117,7 @@ def find_name_hits(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None
             if r and not r[2]:
                 out.append(Hit("name_salutation", r[0], r[1], 0.8))
     out.extend(_names_before_contact(layout, vocab, lex))
+    out.extend(_census_name_lines(layout))
     # closings: the first name-like line under them
     for line in layout.lines:
         text = " ".join(layout.words[w].text for w in line.words)
@@ -139,6 +142,21 @@ def find_name_hits(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None
                 continue
             out.append(Hit("name_signature", s, e, 0.75))
             break
+    return out
+
+
+def _census_name_lines(layout: Layout) -> list[Hit]:
+    """A line that is nothing but a given name and a surname of the census lists
+    (plugins/_census_names.py: "Gregory Burgess" as a memo's or a card's heading): a
+    person's name, whatever NER makes of two words without a sentence."""
+    out = []
+    for line in layout.lines:
+        if 2 <= len(line.words) <= MAX_WORDS and \
+                reads_as_name([layout.words[w].text for w in line.words]):
+            s, e = layout.offsets[line.words[0]][0], layout.offsets[line.words[-1]][1]
+            while e > s and layout.page.text[e - 1] in ".,;:":
+                e -= 1
+            out.append(Hit("name_line", s, e, NAME_LINE_SCORE))
     return out
 
 

@@ -485,6 +485,13 @@ def test_email_whose_dot_ocr_lost(det):
                for t, v in found(det, ["Questions? billing@kimdesign example or 206-555-0148"]))
 
 
+def test_a_line_that_is_only_a_census_name_is_a_person(det):
+    got = found(det, ["Gregory Burgess", "Virginia Beach", "Grant Street", "Gregory Burgess called"])
+    assert ("PERSON", "Gregory Burgess") in got
+    assert not any(t == "PERSON" and v != "Gregory Burgess" for t, v in got)
+    assert [h.rule for h in det.hits(page_from_rows(["Gregory Burgess"]))] == ["name_line"]
+
+
 def test_email_whose_at_ocr_lost_under_an_email_caption(det):
     # the @ read as nothing leaves the user name and the domain as two words
     assert ("EMAIL", "lsjefferson hotmail.com") in found(det, ["E-mail: lsjefferson hotmail.com"])
