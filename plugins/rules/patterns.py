@@ -65,7 +65,10 @@ def _phone_nanp(t: str) -> bool:
         return False
     if len(d) == 11 and d[0] == "1":
         d = d[1:]
-    if len(d) != 10 or d[0] in "01" or d[3] in "01" and not t.lstrip().startswith("("):
+    # a bracketed area code is a phone's whatever OCR made of its first digit ("(002)" for
+    # "(692)"); bare groups need valid area and exchange codes
+    bracketed = t.lstrip().startswith("(")
+    if len(d) != 10 or (d[0] in "01" or d[3] in "01") and not bracketed:
         return False
     return len(set(d)) > 2
 

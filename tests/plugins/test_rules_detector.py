@@ -891,6 +891,13 @@ def test_phone_numbers_with_an_8_read_as_b_or_the_last_group_split(det):
     assert not any(t == "PHONE" for t, _ in _spans(det, page_from_rows(["Lot 138-B74 shipped"])))
 
 
+def test_phone_with_a_misread_closing_bracket_or_first_area_digit(det):
+    got = _spans(det, page_from_rows(["Call (877} 535-5227 now", "Fax (002) 462-3214 x 2589 only"]))
+    assert ("PHONE", "(877} 535-5227") in got and ("PHONE", "(002) 462-3214 x 2589") in got
+    # bare groups still need valid area and exchange codes
+    assert not any(t == "PHONE" for t, _ in _spans(det, page_from_rows(["Lot 102-462-3214 ok"])))
+
+
 def test_a_local_number_whose_area_code_lost_its_opening_bracket(det):
     assert ("PHONE", "935) 284-9235") in _spans(det, page_from_rows(["Dial 935) 284-9235 for the front desk"]))
 
