@@ -202,15 +202,19 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
 BLOCK_TYPES = frozenset({"ADDRESS"})
 # Parts of one block's row at most this many text heights apart are one line of it.
 _ROW_GAP_HEIGHTS = 2.2
+# Lines of one block at most this many text heights apart stack: a letterhead or an invoice
+# sets its address lines with as much space between them as a line is high, and a
+# box's height (cap to descender) varies with the letters the line happens to hold.
+_STACK_GAP_HEIGHTS = 1.5
 
 
 def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> list[Redaction]:
     """Join redactions of a block type that stack in one column into one rectangle: an
     address whose street and city lines the detector found as two spans (because another
     column's text sits between them in reading order) is still one address block. Lines
-    stack when their left edges are within a text height, the gap between them is at most a
-    text height, and one rectangle hides little more than the two parts. A part just right
-    of another on its row ("5874 Winters Pike," | "West Robert, MO 79889", which OCR read as
+    stack when their left edges are within a text height, the gap between them is at most
+    ``_STACK_GAP_HEIGHTS`` text heights, and one rectangle hides little more than the two
+    parts. A part just right of another on its row ("5874 Winters Pike," | "West Robert, MO 79889", which OCR read as
     separate lines with other text between them) joins it the same way."""
     out = list(redactions)
     merged = True
@@ -224,7 +228,8 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> 
                 h = min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
                 gap = b.bbox[1] - a.bbox[3]
                 whole = union_box([a.bbox, b.bbox])
-                stacked = a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and -h <= gap <= h
+                stacked = a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and \
+                    -h <= gap <= _STACK_GAP_HEIGHTS * h
                 beside = 0 <= b.bbox[0] - a.bbox[2] <= _ROW_GAP_HEIGHTS * h and \
                     b.bbox[1] >= a.bbox[1] - h / 2 and b.bbox[3] <= a.bbox[3] + h / 2
                 if ((stacked or beside)

@@ -125,6 +125,29 @@ def test_address_lines_found_as_two_spans_become_one_block():
                                  span_for(far, "Springfield", "ADDRESS")]).redactions) == 2
 
 
+
+def _address_lines(gap):
+    # street and city lines 40 px high, ``gap`` px apart, found as two spans
+    top, low = 100, 140 + gap
+    words = [WordBox("P.O.", (236, top, 300, top + 40), 95.0, 0, 0),
+             WordBox("Box", (310, top, 370, top + 40), 95.0, 0, 0),
+             WordBox("74571", (380, top, 600, top + 40), 95.0, 0, 0),
+             WordBox("New", (236, low, 300, low + 40), 95.0, 1, 0),
+             WordBox("Jason,", (310, low, 420, low + 40), 95.0, 1, 0),
+             WordBox("OH", (430, low, 480, low + 40), 95.0, 1, 0),
+             WordBox("76331", (490, low, 620, low + 40), 95.0, 1, 0)]
+    page = OcrPage(2000, 2000, tuple(words), "test")
+    return page, [span_for(page, "P.O. Box 74571", "ADDRESS"), span_for(page, "New Jason, OH 76331", "ADDRESS")]
+
+
+def test_address_lines_set_a_line_height_apart_are_one_block():
+    # an invoice sets its address lines with a line's height (and a little) between them
+    page, spans = _address_lines(gap=50)
+    assert [r.bbox for r in align_spans(page, spans).redactions] == [(236.0, 100.0, 620.0, 230.0)]
+    # two text heights apart they are two blocks (two addresses, or a line between them)
+    page, spans = _address_lines(gap=80)
+    assert len(align_spans(page, spans).redactions) == 2
+
 def _comb_page():
     # "871 | 75 | 7808" in comb boxes: OCR reads each divider as a tall "|" word (one glued
     # to the digits after it), reaching far above and below the digits
