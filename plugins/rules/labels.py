@@ -506,6 +506,9 @@ class LabelRules:
         if not toks:
             return []
         if kind == "name":
+            mailbox = V.mailbox_value(toks) if strong else None
+            if mailbox is not None:
+                return [Hit("label_email", mailbox[0], mailbox[1], group.score)]
             # a name ends where any label begins ("Patient Name DOE JOHN DOB 01/01/1950")
             cut = next((k for k, t in enumerate(toks) if k and t[0] in self.label_starts), len(toks))
             toks = toks[:cut]

@@ -499,6 +499,24 @@ def test_email_whose_at_ocr_lost_under_an_email_caption(det):
     assert not any(t == "EMAIL" for t, _ in found(det, ["Visit lsjefferson hotmail.com"]))
 
 
+
+@pytest.mark.parametrize("row,value", [
+    ("From: cupaynedbecker-avila.com", "cupaynedbecker-avila.com"),     # the @ read as a letter
+    ("To: jadams benton-walsh.org", "jadams benton-walsh.org"),         # ... or as a gap
+])
+def test_mail_header_value_shaped_like_a_domain_is_an_email(det, row, value):
+    assert ("EMAIL", value) in found(det, [row])
+
+
+def test_mail_header_names_and_web_addresses_stay_what_they_are(det):
+    got = found(det, ["From: Jennifer Cole", "To: www.benton-walsh.org"])
+    assert ("PERSON", "Jennifer Cole") in got
+    assert not any(t == "EMAIL" for t, _ in got)
+
+
+def test_url_whose_colon_ocr_read_with_a_speck(det):
+    assert ("ONLINE_ID", "http:, // www.cole-miller.com") in found(det, ["Web: http:, // www.cole-miller.com"])
+
 def test_single_line_address_with_commas_and_no_false_title(det):
     spans = found(det, ["Carver Law Group, 220 N. Wacker Dr., Suite 1400, Chicago, IL 60606"])
     assert ("ADDRESS", "220 N. Wacker Dr., Suite 1400, Chicago, IL 60606") in spans
