@@ -315,7 +315,7 @@ def test_propagated_repeats_are_the_same_value_on_word_boundaries(data):
     assert out[:len(spans)] == spans                   # originals kept, in order
     # a repeat may have a stop or comma OCR read between two of its words
     def norm(t):
-        return " ".join(re.sub(r"[.,;:]+(?=\s)", "", t).split())
+        return " ".join(re.sub(r"[.,;:]+(?=\s|$)", "", t).split())
     source_values = {norm(page.text[s.start:s.end]) for s in spans}
     # identifiers (with a digit) repeat in any letter case, names exactly
     folded = {v.lower() for v in source_values if any(c.isdigit() for c in v)}
