@@ -33,6 +33,10 @@ The rule (pure, order-independent):
    merging, and then the names stand.
 6. With the page text, "Last, First M." is one name: a one-word PERSON span followed after
    ", " by a PERSON span of one or two words becomes one span (``join_inverted_names``).
+7. With the page text, a web address or e-mail is written without spaces: two ONLINE_ID (or
+   two EMAIL) spans on one line with only a space, perhaps after a stop, comma or colon,
+   between them are pieces of one address OCR broke ("www.smith" "U8oper.biz"), and become
+   one span, unless the second begins a new address ("www.", "http") (``join_split_addresses``).
 """
 from __future__ import annotations
 
@@ -261,6 +265,28 @@ def join_inverted_names(spans: list[Span], text: str) -> list[Span]:
     return out
 
 
+_ADDRESS_PIECE_GAP = re.compile(r"[.,:;]?[ ]")
+_NEW_ADDRESS = re.compile(r"(?i)(?:https?|ftp|www)\b")
+_SPACELESS_TYPES = frozenset({"ONLINE_ID", "EMAIL"})
+
+
+def join_split_addresses(spans: list[Span], text: str) -> list[Span]:
+    """Rule 7 of this module: pieces of one web or e-mail address that OCR broke at a
+    space become one span. ``spans`` are non-overlapping and sorted."""
+    out: list[Span] = []
+    for s in spans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.type == s.type and s.type in _SPACELESS_TYPES and \
+                _ADDRESS_PIECE_GAP.fullmatch(text[prev.end:s.start]) and \
+                not _NEW_ADDRESS.match(text, s.start) and \
+                not ("@" in text[prev.start:prev.end] and "@" in text[s.start:s.end]):
+            out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
+                                 detector=_detectors([prev, s]), text=text[prev.start:s.end])
+            continue
+        out.append(s)
+    return out
+
+
 def merge_spans(spans: Iterable[Span], *, text: str | None = None,
                 priority: Sequence[str] = DEFAULT_PRIORITY,
                 evidence: Callable[[Span], int] = evidence_of) -> list[Span]:
@@ -285,4 +311,4 @@ def merge_spans(spans: Iterable[Span], *, text: str | None = None,
         else:
             out.extend(_resolve(cluster, text, priority, evidence))
     out = sorted(out, key=lambda s: (s.start, s.end))
-    return join_inverted_names(out, text) if text is not None else out
+    return join_split_addresses(join_inverted_names(out, text), text) if text is not None else out

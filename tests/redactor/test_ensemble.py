@@ -234,6 +234,25 @@ def test_last_comma_first_is_one_name():
     assert [s.text for s in out] == ["Mary Jones", "Sarah Miles"]
 
 
+
+def test_pieces_of_one_web_address_broken_by_ocr_are_one_span():
+    text = "Web: www.smith U8oper.biz\nSee https:/ /meine: re-chan.com/ today"
+    spans = [_span(text, "www.smith", "ONLINE_ID", 0.9, "rules"), _span(text, "U8oper.biz", "ONLINE_ID", 0.75, "rules"),
+             _span(text, "https:/ /meine", "ONLINE_ID", 0.9, "rules"), _span(text, "re-chan.com/", "ONLINE_ID", 0.75, "rules")]
+    out = merge_spans(spans, text=text)
+    assert [(s.type, s.text) for s in out] == [("ONLINE_ID", "www.smith U8oper.biz"),
+                                               ("ONLINE_ID", "https:/ /meine: re-chan.com/")]
+    assert out[0].score == 0.9
+
+
+def test_two_addresses_side_by_side_stay_two():
+    text = "Sites: www.a-one.com www.b-two.org\nMail: jo@a.com ann@b.org\nweb.com\nbuyer.net"
+    spans = [_span(text, s, t, 0.9, "rules") for s, t in
+             [("www.a-one.com", "ONLINE_ID"), ("www.b-two.org", "ONLINE_ID"), ("jo@a.com", "EMAIL"),
+              ("ann@b.org", "EMAIL"), ("web.com", "ONLINE_ID"), ("buyer.net", "ONLINE_ID")]]
+    out = merge_spans(spans, text=text)
+    assert len(out) == 6    # a new "www.", a second @, a line break: separate addresses
+
 WORDY = "Dear Ana Ruiz,\nJo Lee. Call 555-0100\nRe: Kim, Bo. Thanks\nAcct 12 34"
 
 
