@@ -230,8 +230,10 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> 
                 whole = union_box([a.bbox, b.bbox])
                 stacked = a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and \
                     -h <= gap <= _STACK_GAP_HEIGHTS * h
-                beside = 0 <= b.bbox[0] - a.bbox[2] <= _ROW_GAP_HEIGHTS * h and \
-                    b.bbox[1] >= a.bbox[1] - h / 2 and b.bbox[3] <= a.bbox[3] + h / 2
+                # on one row: the boxes share most of the lower one's height (a skewed
+                # scan gives one word a box twice as tall as its neighbours')
+                shared = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+                beside = 0 <= b.bbox[0] - a.bbox[2] <= _ROW_GAP_HEIGHTS * h and shared >= h / 2
                 if ((stacked or beside)
                         and _area(whole) <= _BLOCK_AREA_RATIO * (_area(a.bbox) + _area(b.bbox))):
                     value = a.value if a.value == b.value else f"{a.value}\n{b.value}"

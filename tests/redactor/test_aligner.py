@@ -205,6 +205,25 @@ def test_parts_of_an_address_row_that_ocr_read_as_separate_lines_become_one_box(
     assert len(align_spans(far, spans).redactions) == 2
 
 
+
+def test_a_row_part_whose_box_skew_made_tall_still_joins_its_row():
+    # "961 Edward Loop," | "Nicolemauth OK 70220" on one row of a skewed scan: OCR gave the
+    # city a box twice as tall as the street's, reaching below it
+    words = [WordBox("961", (184, 1033, 250, 1064), 93.0, 0, 0), WordBox("Edward", (264, 1040, 410, 1070), 96.0, 0, 0),
+             WordBox("Loop,", (420, 1042, 509, 1082), 96.0, 0, 0),
+             WordBox("Nicolemauth", (523, 1034, 743, 1110), 89.0, 1, 0), WordBox("OK", (773, 1060, 828, 1086), 83.0, 1, 0),
+             WordBox("70220", (838, 1059, 951, 1090), 83.0, 1, 0),
+             WordBox("Total", (184, 1200, 300, 1240), 96.0, 2, 0)]
+    page = OcrPage(2000, 2000, tuple(words), "test")
+    spans = [span_for(page, "961 Edward Loop,", "ADDRESS"), span_for(page, "Nicolemauth OK 70220", "ADDRESS")]
+    assert [r.bbox for r in align_spans(page, spans).redactions] == [(184.0, 1033.0, 951.0, 1110.0)]
+    # a part that only touches the row's bottom edge lies on the next row
+    words = words[:3] + [WordBox(w.text, (w.bbox[0], w.bbox[1] + 40, w.bbox[2], w.bbox[3] + 40), w.conf, 1, 0)
+                         for w in words[3:6]]
+    page = OcrPage(2000, 2000, tuple(words), "test")
+    spans = [span_for(page, "961 Edward Loop,", "ADDRESS"), span_for(page, "Nicolemauth OK 70220", "ADDRESS")]
+    assert len(align_spans(page, spans).redactions) == 2
+
 def test_an_identifier_repeats_in_any_letter_case_a_name_only_in_its_own():
     page = page_of([[("File", 10, 60), ("No.", 70, 100), ("BRH-19880905SQK", 110, 400)],
                     [("(BRH-19880905SQk)", 10, 300), ("Mark", 310, 360), ("mark", 370, 420)]])
