@@ -263,6 +263,14 @@ def email_value(tokens: list[Token], strong: bool) -> tuple[int, int] | None:
         if "@" in tok[2]:
             first = k - 1 if tok[2].startswith("@") and k > 0 else k
             last = k + 1 if tok[2].endswith("@") and k + 1 < len(toks) else k
+            # a captioned field holds one address, which has no spaces: lower-case pieces
+            # before the @ are its user part, split where a handwritten or italic hand left
+            # gaps ("na thanw@gmail.com"); in prose they are words ("email me at jo@x.org")
+            while strong and first > 0 and first > k - 3 and _USER_PIECE.fullmatch(toks[first - 1][2]):
+                first -= 1
+            if last + 1 < len(toks) and toks[last][2].endswith(".") and \
+                    re.fullmatch(r"[a-z]{2,6}", toks[last + 1][2]):
+                last += 1    # "thanw@gmail. com"
             return toks[first][0], toks[last][1]
     # OCR dropped the @ ("jsmith©example.com", "jsmith example.com"): trust a strong label
     if strong and toks and re.search(r"\.[A-Za-z]{2,6}$", toks[0][2]) and len(toks[0][2]) >= 6:
@@ -275,6 +283,7 @@ def email_value(tokens: list[Token], strong: bool) -> tuple[int, int] | None:
 
 
 _DOMAIN = re.compile(r"[A-Za-z0-9][\w\-]*(?:\.[\w\-]+)*\.[A-Za-z]{2,6}")
+_USER_PIECE = re.compile(r"[a-z0-9][a-z0-9._+\-]*")
 
 
 # A mailbox whose @ OCR lost, as a person label's value: one word ending in a lower-case

@@ -514,6 +514,14 @@ def test_mail_header_names_and_web_addresses_stay_what_they_are(det):
     assert not any(t == "EMAIL" for t, _ in got)
 
 
+
+def test_email_field_split_by_gaps_in_the_hand_is_one_address(det):
+    # the caption's field holds one address: lower-case pieces before the @ are its user part
+    assert ("EMAIL", "na thanw@gmail. com") in found(det, ["E-mail address: na thanw@gmail. com"])
+    # in prose the words before an address are words
+    got = found(det, ["You can email me at rclements@watson.biz today"])
+    assert ("EMAIL", "rclements@watson.biz") in got
+
 def test_url_whose_colon_ocr_read_with_a_speck(det):
     assert ("ONLINE_ID", "http:, // www.cole-miller.com") in found(det, ["Web: http:, // www.cole-miller.com"])
 
