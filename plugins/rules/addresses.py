@@ -53,7 +53,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # OCR sometimes splits a ZIP ("MA 4361 1"): five digits with at most one space inside
     zip_us = r"(?:\d{5}|\d{4}[ ]\d|\d[ ]\d{4}|\d{3}[ ]\d{2}|\d{2}[ ]\d{3})(?:[ ]?-[ ]?\d{4})?"
     ca_pc = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ ]?\d[ABCEGHJ-NPRSTV-Z]\d"
-    place = r"(?:[A-Z][A-Za-z.'’\-]*[ ]){0,3}[A-Z][A-Za-z.'’\-]*"
+    # OCR splits a long city name ("Lake Ky leton, NM"): a lower-case last piece right
+    # before the comma, after a capitalised word
+    place = r"(?:(?:[A-Z][A-Za-z.'’\-]*[ ]){0,3}[A-Z][A-Za-z.'’\-]*|(?:[A-Z][A-Za-z.'’\-]*[ ]){1,3}[a-z]{2,}(?=,))"
     # OCR specks glue to a word's edge ("_New Robertview", "‘IA 22868")
     speck = r"[_‘’'`´|.]?"
     city_line = re.compile(

@@ -525,6 +525,13 @@ def test_email_field_split_by_gaps_in_the_hand_is_one_address(det):
 def test_url_whose_colon_ocr_read_with_a_speck(det):
     assert ("ONLINE_ID", "http:, // www.cole-miller.com") in found(det, ["Web: http:, // www.cole-miller.com"])
 
+
+def test_city_name_that_ocr_split_in_two_stays_in_the_address(det):
+    got = found(det, ["Employer: Hall Group", "913 Walters Lock, Lake Ky leton, NM 43814"])
+    assert ("ADDRESS", "913 Walters Lock, Lake Ky leton, NM 43814") in got
+    # a lower-case word alone before a state is prose, not a city
+    assert not any(t == "ADDRESS" for t, _ in found(det, ["we met at home, NM 43814 was the code"]))
+
 def test_single_line_address_with_commas_and_no_false_title(det):
     spans = found(det, ["Carver Law Group, 220 N. Wacker Dr., Suite 1400, Chicago, IL 60606"])
     assert ("ADDRESS", "220 N. Wacker Dr., Suite 1400, Chicago, IL 60606") in spans
