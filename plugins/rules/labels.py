@@ -57,6 +57,7 @@ BORDER_READ_H = 1.3     # ... and, unless read as "|", at least this tall
 _ADDRESS_AFTER_NAME = re.compile(r"[<(\[][^\s<>()\[\]]+@[^\s<>()\[\]]+[>)\]][;,]?")
 _STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))")
 _PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
+_CARD_SHAPE = re.compile(r"\d{13,19}|\d{4}(?:[ \-]\d{4}){2}[ \-]\d{1,7}")
 
 
 @dataclass(frozen=True)
@@ -695,10 +696,16 @@ class LabelRules:
             if not found and not lh.strong and lh.first_on_line:
                 # a fill-in line's caption without a colon ("Phone     342.660.3585" on a
                 # message slip): far from its value, which only a strict shape may then be
+                # ("Credit Card      6011 9482 5563 5087": a card's 13-19 digits, which OCR
+                # may have misread past its checksum)
                 wide = self.right_tokens(lh, RIGHT_GAP_STRONG)
                 for g in groups:
                     if g.value == "phone":
                         found = self._value(g, wide, False)
+                        break
+                    if g.value == "card":
+                        found = [h for h in self._value(g, wide, False)
+                                 if _CARD_SHAPE.fullmatch(self.text[h.start:h.end])]
                         break
             if found or not lh.strong or (toks and not self._far_dirt(lh, toks)):
                 hits.extend(found)

@@ -522,6 +522,17 @@ def test_email_field_split_by_gaps_in_the_hand_is_one_address(det):
     got = found(det, ["You can email me at rclements@watson.biz today"])
     assert ("EMAIL", "rclements@watson.biz") in got
 
+
+def test_card_caption_without_colon_reaches_a_card_shaped_value_at_a_tab_stop():
+    det = RulesDetector()
+    # a payment table's row: caption, then the card number at a tab stop (Luhn fails: a
+    # misread digit)
+    page = one_line_rows([[(20, "Credit Card"), (183, "6011948255635087"), (900, "Exp. 02/09")]])
+    assert ("CARD_NUMBER", "6011948255635087") in {(s.type, s.text) for s in det.detect(page)}
+    # at that distance a value that is not card-shaped is not taken
+    page = one_line_rows([[(20, "Credit Card"), (183, "A-1172"), (900, "Exp. 02/09")]])
+    assert not any(s.type == "CARD_NUMBER" for s in det.detect(page))
+
 def test_url_whose_colon_ocr_read_with_a_speck(det):
     assert ("ONLINE_ID", "http:, // www.cole-miller.com") in found(det, ["Web: http:, // www.cole-miller.com"])
 
