@@ -214,8 +214,9 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> 
     column's text sits between them in reading order) is still one address block. Lines
     stack when their left edges are within a text height, the gap between them is at most
     ``_STACK_GAP_HEIGHTS`` text heights, and one rectangle hides little more than the two
-    parts. A part just right of another on its row ("5874 Winters Pike," | "West Robert, MO 79889", which OCR read as
-    separate lines with other text between them) joins it the same way."""
+    parts. A part just right of another on its row ("5874 Winters Pike," | "West Robert, MO
+    79889", which OCR read as separate lines with other text between them) joins it the
+    same way."""
     out = list(redactions)
     merged = True
     while merged:

@@ -36,7 +36,8 @@ The rule (pure, order-independent):
 7. With the page text, a web address or e-mail is written without spaces: two ONLINE_ID (or
    two EMAIL) spans on one line with only a space, perhaps after a stop, comma or colon,
    between them are pieces of one address OCR broke ("www.smith" "U8oper.biz"), and become
-   one span, unless the second begins a new address ("www.", "http") (``join_split_addresses``).
+   one span, unless the second begins a new address ("www.", "http") or both hold an @
+   (``join_split_addresses``).
 """
 from __future__ import annotations
 
@@ -266,7 +267,8 @@ def join_inverted_names(spans: list[Span], text: str) -> list[Span]:
 
 
 _ADDRESS_PIECE_GAP = re.compile(r"[.,:;]?[ ]")
-_NEW_ADDRESS = re.compile(r"(?i)(?:https?|ftp|www)\b")
+# how a web address begins (its scheme or "www"): no piece of another address
+WEB_ADDRESS_START = re.compile(r"(?i)(?:https?|ftp|www)\b")
 _SPACELESS_TYPES = frozenset({"ONLINE_ID", "EMAIL"})
 
 
@@ -278,7 +280,7 @@ def join_split_addresses(spans: list[Span], text: str) -> list[Span]:
         prev = out[-1] if out else None
         if prev is not None and prev.type == s.type and s.type in _SPACELESS_TYPES and \
                 _ADDRESS_PIECE_GAP.fullmatch(text[prev.end:s.start]) and \
-                not _NEW_ADDRESS.match(text, s.start) and \
+                not WEB_ADDRESS_START.match(text, s.start) and \
                 not ("@" in text[prev.start:prev.end] and "@" in text[s.start:s.end]):
             out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
                                  detector=_detectors([prev, s]), text=text[prev.start:s.end])

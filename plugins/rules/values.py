@@ -9,6 +9,7 @@ import re
 
 from plugins.rules import checksums as cs
 from plugins.rules.lexicon import Vocab, normalise_label
+from redactor.ensemble import WEB_ADDRESS_START
 
 Token = tuple[int, int, str]
 
@@ -291,7 +292,6 @@ _USER_PIECE = re.compile(r"[a-z0-9][a-z0-9._+\-]*")
 # user name, a gap, and a domain ("jadams benton-walsh.org").
 _MAILBOX_GLUED = re.compile(r"[A-Za-z0-9][\w+\-]*(?:\.[\w+\-]+)*[\w\-]{3}\.[a-z]{2,6}")
 _MAIL_USER = re.compile(r"[a-z0-9][a-z0-9._+\-]{1,39}")
-_WEB_PREFIX = re.compile(r"(?i)(?:https?|ftp|www)\b")
 
 
 def mailbox_value(tokens: list[Token]) -> tuple[int, int] | None:
@@ -299,12 +299,12 @@ def mailbox_value(tokens: list[Token]) -> tuple[int, int] | None:
     read without its @. A person's name never ends in ".com"; a web address ("www.",
     "http") after "From:" is left to the URL rules."""
     toks = [t for t in (strip_token(t, " ,;:()[]<>\"'") for t in tokens[:2]) if t]
-    if not toks or "@" in toks[0][2] or _WEB_PREFIX.match(toks[0][2]):
+    if not toks or "@" in toks[0][2] or WEB_ADDRESS_START.match(toks[0][2]):
         return None
     if _MAILBOX_GLUED.fullmatch(toks[0][2]):
         return toks[0][0], toks[0][1]
     if len(toks) > 1 and _MAIL_USER.fullmatch(toks[0][2]) and "@" not in toks[1][2] and \
-            not _WEB_PREFIX.match(toks[1][2]) and _MAILBOX_GLUED.fullmatch(toks[1][2]):
+            not WEB_ADDRESS_START.match(toks[1][2]) and _MAILBOX_GLUED.fullmatch(toks[1][2]):
         return toks[0][0], toks[1][1]
     return None
 
