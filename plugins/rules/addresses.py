@@ -55,7 +55,8 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     ca_pc = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ ]?\d[ABCEGHJ-NPRSTV-Z]\d"
     # OCR splits a long city name ("Lake Ky leton, NM"): a lower-case last piece right
     # before the comma, after a capitalised word
-    place = r"(?:(?:[A-Z][A-Za-z.'’\-]*[ ]){0,3}[A-Z][A-Za-z.'’\-]*|(?:[A-Z][A-Za-z.'’\-]*[ ]){1,3}[a-z]{2,}(?=,))"
+    place = (r"(?:(?:[A-Z][A-Za-z.'’\-]*[ ]){0,3}[A-Z][A-Za-z.'’\-]*"
+             r"|(?:[A-Z][A-Za-z.'’\-]*[ ]){1,3}[a-z]{2,}(?=,))")
     # OCR specks glue to a word's edge ("_New Robertview", "‘IA 22868")
     speck = r"[_‘’'`´|.]?"
     city_line = re.compile(
