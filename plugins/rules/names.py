@@ -8,7 +8,7 @@ import re
 
 from plugins._census_names import MAX_WORDS, reads_as_name
 from plugins.rules import values as V
-from plugins.rules.hits import Hit
+from plugins.rules.hits import Hit, trim
 from plugins.rules.layout import Layout, Line
 from plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
 
@@ -153,9 +153,9 @@ def _census_name_lines(layout: Layout) -> list[Hit]:
     for line in layout.lines:
         if 2 <= len(line.words) <= MAX_WORDS and \
                 reads_as_name([layout.words[w].text for w in line.words]):
-            s, e = layout.offsets[line.words[0]][0], layout.offsets[line.words[-1]][1]
-            while e > s and layout.page.text[e - 1] in ".,;:":
-                e -= 1
+            # the first word is capitalised (reads_as_name): only the end can have a stop
+            s, e = trim(layout.page.text, layout.offsets[line.words[0]][0],
+                        layout.offsets[line.words[-1]][1], ".,;:")
             out.append(Hit("name_line", s, e, NAME_LINE_SCORE))
     return out
 
