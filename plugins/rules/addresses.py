@@ -40,7 +40,8 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     provs = _alt(vocab.ca_provinces)
     number = r"(?:\d{1,6}[A-Za-z]?(?:[\-/]\d{1,5}[A-Za-z]?)?)"
     name_word = r"(?:[A-Z0-9][\w'’.\-]*|(?i:of|the|de|la|del))"
-    unit_part = rf"(?:[ ]?,?[ ]?(?i:{unit})\.?[ ]?#?[ ]?[A-Za-z0-9][\w\-]{{0,5}})"
+    # OCR reads the unit's stop as a comma ("Apt, 492")
+    unit_part = rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?#?[ ]?[A-Za-z0-9][\w\-]{{0,5}})"
     street = re.compile(
         rf"(?<![\w$.,/])(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
         rf"(?:{name_word}[ ]+){{1,5}}(?P<suffix>(?i:{suffix}))\.?(?![\w])"
@@ -464,6 +465,8 @@ _ZIP_AFTER = re.compile(r"[ ,;|\-–]*(?:[A-Za-z]{2}\.?[ ,;|\-–]+)?"
 _POSTCODE_ONLY = re.compile(
     r"\d{4,5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}")
 _ENDS_POSTCODE = re.compile(r"(?:\d{5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d)\W*$")
+# ... or a ZIP misread after its state code ("FL (5629"; at least three real digits)
+_ENDS_MISREAD_ZIP = re.compile(r"(?<![\w])[A-Z]{2}\.?[ ,|]+(?=(?:\S*?\d){3})[0-9OoIlSsBZzG$£\[(|]{5}\W*$")
 _ENDS_PO_BOX = re.compile(r"(?i)box\W*\d+\W*$")     # "P.O. Box, 73520": a box number, no ZIP
 ROW_GAP = 30.0  # text heights between the cells of one address row (nothing else between)
 ROW_SKEW = 0.05  # vertical drift per pixel across a row of a skewed scan (tan 3 degrees)
@@ -481,8 +484,8 @@ def join_address_rows(layout: Layout, spans: list, text: str) -> list:
         # address line beside it is the next column's own address
         # (an address that already ends with its postcode is complete: a place after it is
         # the next field's, "EMPLOYER ADDRESS | WORK LOCATION")
-        complete = prev is not None and _ENDS_POSTCODE.search(prev.text) is not None and \
-            not _ENDS_PO_BOX.search(prev.text)
+        complete = prev is not None and not _ENDS_PO_BOX.search(prev.text) and \
+            (_ENDS_POSTCODE.search(prev.text) is not None or _ENDS_MISREAD_ZIP.search(prev.text) is not None)
         continues = (sp.type == "LOCATION" and not complete) or \
             (sp.type == "ADDRESS" and _POSTCODE_ONLY.fullmatch(sp.text))
         if prev is not None and prev.type == "ADDRESS" and continues \

@@ -438,7 +438,8 @@ class LabelRules:
 
     def _column(self, lh: LabelHit) -> tuple[float, float]:
         """Horizontal range of the label's column: from a little left of it to just before
-        the next label on its line (table header) or a generous width."""
+        the next label or caption on its line (table header, form row), or a generous
+        width; and whether such a neighbour closes it."""
         lay = self.layout
         h = lh.line.height
         x0 = min(lay.words[w].bbox[0] for w in lh.words)
@@ -446,19 +447,27 @@ class LabelRules:
         y0 = min(lay.words[w].bbox[1] for w in lh.words)
         y1 = max(lay.words[w].bbox[3] for w in lh.words)
         # the next header cell at the same height, whatever OCR line it was put in
+        # the next header cell at the same height, whatever OCR line it was put in: a known
+        # label, or a caption this lexicon lacks ("WORK LOCATION") a cell's width away,
+        # read with confidence
         nxt = [b.bbox[0] for w, b in enumerate(lay.words)
                if w not in lh.words and b.bbox[0] > x1 and
                min(y1, b.bbox[3]) - max(y0, b.bbox[1]) > 0.5 * min(y1 - y0, b.bbox[3] - b.bbox[1]) and
-               self._is_terminator_word(w)]
+               (self._is_terminator_word(w) or self._caption_word(b, x1, h))]
         limit = min(nxt) - 0.3 * h if nxt else x1 + 30 * h
-        return x0 - 1.0 * h, max(limit, x1)
+        return x0 - 1.0 * h, max(limit, x1), bool(nxt)
 
-    def tokens_below(self, lh: LabelHit, top_y: float, col: tuple[float, float],
+    @staticmethod
+    def _caption_word(box, label_x1: float, h: float) -> bool:
+        return box.bbox[0] - label_x1 > CELL_GAP * h and box.conf >= UNREADABLE_CONF and \
+            sum(c.isalpha() for c in box.text) >= 2
+
+    def tokens_below(self, lh: LabelHit, top_y: float, col: tuple[float, float, bool],
                      max_gap: float) -> tuple[list[V.Token], list[int]]:
         """Tokens of the first line under ``top_y`` within the column, and their words."""
         lay = self.layout
         h = lh.line.height
-        x0, x1 = col
+        x0, x1, _ = col
         label_x1 = max(lay.words[w].bbox[2] for w in lh.words)
         cands = lay.lines_below(x0, min(x1, label_x1 + 1.0 * h), top_y, h, max_gap * h, 0.0)
         for line in cands:
@@ -667,6 +676,8 @@ class LabelRules:
 
     def find(self) -> list[Hit]:
         hits: list[Hit] = []
+        addresses: list[tuple[int, int]] = []     # values of strong address captions
+        weak: list[tuple[LabelHit, list[Hit]]] = []
         for lh in self.labels:
             groups = self._groups(lh)
             if not groups:
@@ -678,6 +689,8 @@ class LabelRules:
             for g in groups:
                 if g.value in ("address", "party"):
                     found = self._address_value(g, lh, toks)
+                    if lh.strong:
+                        addresses.extend((h.start, h.end) for h in found)
                 else:
                     found = self._value(g, toks, lh.strong)
                 if found:
@@ -707,7 +720,10 @@ class LabelRules:
                         found = [h for h in self._value(g, wide, False)
                                  if _CARD_SHAPE.fullmatch(self.text[h.start:h.end])]
                         break
-            if found or not lh.strong or (toks and not self._far_dirt(lh, toks)):
+            if not lh.strong:
+                weak.append((lh, found))
+                continue
+            if found or (toks and not self._far_dirt(lh, toks)):
                 hits.extend(found)
                 continue
             # nothing on the right, or only unsure dirt in the next cell (a smudge read "fo}"
@@ -727,6 +743,11 @@ class LabelRules:
                     break
             else:
                 hits.extend(self._unreadable_value(groups[0], btoks))
+        # a weak label inside an address a caption names is a word of that address, not a
+        # label: "Boise, ID 83702" holds Idaho, not an ID number
+        for lh, found in weak:
+            if not any(s <= lh.start < e for s, e in addresses):
+                hits.extend(found)
         return hits
 
     def _far_dirt(self, lh: LabelHit, toks: list[V.Token]) -> bool:

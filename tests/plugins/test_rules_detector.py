@@ -987,3 +987,56 @@ def test_dirt_right_of_a_caption_is_no_value_and_the_value_under_it_is_found(det
     assert ("label_person", "Perez, Justin S.") in {(h.rule, page.text[h.start:h.end]) for h in det.hits(page)}
     assert ("ACCOUNT_NUMBER", "6 12574") in got
     assert not any(t in ("te", "7") for _, t in got)
+
+
+def _form_row(caption_right, value_words):
+    """A form's caption row ("EMPLOYER ADDRESS ... WORK LOCATION"), captions printed small
+    (14 px), and under it the filled-in values printed twice as large (frm-0485's boxes)."""
+    words = [WordBox("EMPLOYER", (198, 780, 278, 794), 95.0, 0, 0),
+             WordBox("ADDRESS", (282, 780, 353, 794), 95.0, 0, 0)]
+    words += [WordBox(t, (x, 780, x + 11 * len(t), 794), 96.0, 0, 0)
+              for x, t in caption_right]
+    x = 207
+    for t, gap in value_words:
+        x += gap
+        words.append(WordBox(t, (x, 800, x + 17 * len(t), 830), 90.0, 1, 0))
+        x += 17 * len(t)
+    return OcrPage(1700, 900, tuple(words), "test")
+
+
+def test_a_caption_the_lexicon_lacks_closes_the_column_of_a_large_value(det):
+    """The value under "EMPLOYER ADDRESS" runs past 30 caption heights; the next caption
+    on the row ("WORK LOCATION", not a label here) ends its column, not that width."""
+    value = [("887", 0), ("Jean", 12), ("Cliffs,", 12), ("Fitzpatrickview,", 12), ("FL", 12),
+             ("75629", 14), ("West", 240), ("Virginia", 12)]
+    page = _form_row([(1120, "WORK"), (1171, "LOCATION")], value)
+    assert page.words[-2].bbox[0] > 1120 > page.words[-3].bbox[2] > 353 + 30 * 14
+    labelled = {page.text[h.start:h.end] for h in det.hits(page) if h.rule == "label_address"}
+    assert labelled == {"887 Jean Cliffs, Fitzpatrickview, FL 75629"}
+    got = _spans(det, page)
+    assert ("ADDRESS", "887 Jean Cliffs, Fitzpatrickview, FL 75629") in got
+    assert not any("Virginia" in t for ty, t in got if ty == "ADDRESS")
+
+
+def test_an_address_ending_in_a_misread_zip_takes_no_place_after_it(det):
+    """"FL (5629": the ZIP misread, still the end of the address; the place in the next
+    cell of the row is the next field's."""
+    value = [("887", 0), ("Jean", 12), ("Cliffs,", 12), ("Fitzpatrickview,", 12), ("FL", 12),
+             ("(5629", 14), ("West", 240), ("Virginia", 12)]
+    got = _spans(det, _form_row([(1120, "WORK"), (1171, "LOCATION")], value))
+    assert ("ADDRESS", "887 Jean Cliffs, Fitzpatrickview, FL (5629") in got
+
+
+def test_a_state_code_that_is_also_a_label_stays_in_the_address(det):
+    """"Oconnellstad, ID 8795" (the ZIP's last digit unread) under an address caption:
+    Idaho, not an ID number."""
+    value = [("24160", 0), ("Tara", 12), ("River", 12), ("Apt.", 12), ("045,", 12),
+             ("Oconnellstad,", 12), ("ID", 12), ("8795", 14)]
+    got = _spans(det, _form_row([(1699, "WORK"), (1794, "LOCATION")], value))
+    assert ("ADDRESS", "24160 Tara River Apt. 045, Oconnellstad, ID 8795") in got
+    assert not any(ty == "ID_NUMBER" for ty, _ in got)
+
+
+def test_a_unit_whose_stop_ocr_read_as_a_comma(det):
+    got = found(det, ["Cox, Ortiz and Brown", "4364 James Club Apt, 492", "Lukeport, KY 11286"])
+    assert any(ty == "ADDRESS" and "Apt, 492" in t for ty, t in got)
