@@ -439,14 +439,13 @@ class LabelRules:
     def _column(self, lh: LabelHit) -> tuple[float, float]:
         """Horizontal range of the label's column: from a little left of it to just before
         the next label or caption on its line (table header, form row), or a generous
-        width; and whether such a neighbour closes it."""
+        width."""
         lay = self.layout
         h = lh.line.height
         x0 = min(lay.words[w].bbox[0] for w in lh.words)
         x1 = max(lay.words[w].bbox[2] for w in lh.words)
         y0 = min(lay.words[w].bbox[1] for w in lh.words)
         y1 = max(lay.words[w].bbox[3] for w in lh.words)
-        # the next header cell at the same height, whatever OCR line it was put in
         # the next header cell at the same height, whatever OCR line it was put in: a known
         # label, or a caption this lexicon lacks ("WORK LOCATION") a cell's width away,
         # read with confidence
@@ -455,19 +454,19 @@ class LabelRules:
                min(y1, b.bbox[3]) - max(y0, b.bbox[1]) > 0.5 * min(y1 - y0, b.bbox[3] - b.bbox[1]) and
                (self._is_terminator_word(w) or self._caption_word(b, x1, h))]
         limit = min(nxt) - 0.3 * h if nxt else x1 + 30 * h
-        return x0 - 1.0 * h, max(limit, x1), bool(nxt)
+        return x0 - 1.0 * h, max(limit, x1)
 
     @staticmethod
     def _caption_word(box, label_x1: float, h: float) -> bool:
         return box.bbox[0] - label_x1 > CELL_GAP * h and box.conf >= UNREADABLE_CONF and \
             sum(c.isalpha() for c in box.text) >= 2
 
-    def tokens_below(self, lh: LabelHit, top_y: float, col: tuple[float, float, bool],
+    def tokens_below(self, lh: LabelHit, top_y: float, col: tuple[float, float],
                      max_gap: float) -> tuple[list[V.Token], list[int]]:
         """Tokens of the first line under ``top_y`` within the column, and their words."""
         lay = self.layout
         h = lh.line.height
-        x0, x1, _ = col
+        x0, x1 = col
         label_x1 = max(lay.words[w].bbox[2] for w in lh.words)
         cands = lay.lines_below(x0, min(x1, label_x1 + 1.0 * h), top_y, h, max_gap * h, 0.0)
         for line in cands:
