@@ -4,7 +4,8 @@ OCR word boxes cut glyphs: descenders, accents, a digit half outside the box, a 
 from a slightly skewed line. Per box this module binarises a neighbourhood crop (Otsu),
 finds the connected ink components the box touches and grows the box over them, within
 bounds relative to the text height so that a neighbouring word (its own components, not
-touched by the box) is never swallowed and a long rule line or table border is ignored.
+touched by the box) is never swallowed and a long rule line or table border is ignored,
+but for the glyph ink written down onto it (a descender merged into its underline).
 Margins are tightened to the box's own ink, generously counted (faint strokes too, never
 another line's glyphs): OCR boxes from a cleaned, upscaled page are looser than the ink
 and some reach into the line above. ``shrink`` cuts harder (to the glyph components
@@ -37,6 +38,9 @@ SPECK = 0.2             # a component within this share of h both ways may be du
 SPECK_GAP = 0.15        # ... when this far off the band of the other glyphs
 FAINT_SHARE = 0.25       # a pixel this far from the paper towards the ink is faint ink
 CONTEXT = 1.5            # the neighbourhood crop reaches this far around the box
+MERGED_REACH = 0.2       # a glyph merged into a rule reaches this far into the box's text,
+MERGED_MAX_H = 1.2       # is at most this tall ...
+THIN = 0.2               # ... and not thinner than this either way
 TALL = 1.6               # components taller than this many box heights span two lines
 LINE_RUN = 1.5           # a straight run of ink this long is a rule, not a glyph's stroke
 MIN_CONTRAST = 40        # grey levels between ink and paper below which a crop has no ink
@@ -222,6 +226,73 @@ def _held_structure_extent(part: np.ndarray, h: float):
     return (x0, y0, x1, y1)
 
 
+def _mostly_rule(comp: np.ndarray, h: float) -> bool:
+    """Whether most of a wide component's ink is straight horizontal runs: an underline
+    or border with a few glyphs written down onto it, not a word."""
+    m = comp.astype(np.uint8)
+    across = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, int(round(LINE_RUN * h)))), np.uint8))
+    return int(across.sum()) >= 0.5 * int(m.sum())
+
+
+def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float):
+    """Extent of the glyph ink merged into a rule that crosses the box's edge (boolean
+    mask of one structure component over the box's columns, a band above and below it;
+    ``inside`` = the box's rows in that window): a descender that runs down into the
+    underline of a fill-in line ("Amy Mitchell"), the foot of digits written down onto a
+    cell's border ("TN 21157"). Only glyph pieces that reach into the box count, with the
+    rule's rows under or over them: the next row's text touching the rule from the other
+    side does not, and straight lines alone hold nothing. None when no piece does."""
+    m = comp.astype(np.uint8)
+    rows, cols = m.shape
+    upright = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((max(3, int(0.9 * h)), 1), np.uint8))
+    across = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, int(round(LINE_RUN * h)))), np.uint8))
+    lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))
+    rest = m & (1 - lines)
+    n, pieces = cv2.connectedComponents(rest, connectivity=8)
+    # a piece must reach the box's text, not only the rule's own rows where a box ends in
+    # it (a dithered rule's ragged edge, the next cell's text hanging from it)
+    on_rule = cv2.dilate(across.any(axis=1).astype(np.uint8)[:, None], np.ones((5, 1), np.uint8))[:, 0] > 0
+    r0, r1 = max(inside[0], 0), inside[1]
+    text_rows = np.zeros(rows, bool)
+    text_rows[r0:r1] = True
+    text_rows &= ~on_rule
+    inner = pieces[text_rows]
+    box_part = pieces[r0:r1]
+    # ... far enough, and mostly inside the box like any glyph the box cuts: the caption
+    # above a skewed border or a dotted rule's ragged edge hangs in from outside
+    held = []
+    for p in np.unique(inner[inner > 0]):
+        ys, xs = np.nonzero(pieces == p)
+        ph, pw = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
+        # what is left of a skewed or dashed border is a thin stroke or taller than text
+        if ph > MERGED_MAX_H * h or pw < THIN * h or ph < THIN * h:
+            continue
+        if np.count_nonzero((inner == p).any(axis=1)) >= MERGED_REACH * h and \
+                np.count_nonzero(box_part == p) >= MIN_INSIDE_OFF_LINE * ys.size:
+            held.append(p)
+    if not held:
+        return None
+    ys, xs = np.nonzero(np.isin(pieces, held))
+    x0, x1 = int(xs.min()), int(xs.max()) + 1
+    y0, y1 = int(ys.min()), int(ys.max()) + 1
+    # the rule rows a held piece runs into (the piece ends a dilation and a grey edge
+    # short of them): their ink under the glyph is the glyph's own
+    near = across[:, max(0, x0 - 2):min(cols, x1 + 2)].any(axis=1)
+    for r in range(y1, min(rows, y1 + 4)):
+        if near[r]:
+            while r < rows and near[r]:
+                y1 = r + 1
+                r += 1
+            break
+    for r in range(y0 - 1, max(-1, y0 - 5), -1):
+        if near[r]:
+            while r >= 0 and near[r]:
+                y0 = r
+                r -= 1
+            break
+    return (x0, y0, x1, y1)
+
+
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
             max_grow_x: float = MAX_GROW_X, max_grow_y: float = MAX_GROW_Y, shrink: bool = False,
             tighten: bool = True, threshold: float | None = None) -> BBox:
@@ -252,6 +323,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
         neighbour_labels = []   # components of other lines' or words' glyphs
         structure_labels = []   # rules and borders: their in-box ink counts only as anchors
         glyph_labels = []
+        merged = []       # glyph ink merged into a rule that crosses the box's edge
 
         for lab in np.nonzero(in_box)[0]:
             if lab == 0:
@@ -261,7 +333,8 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
             # cell, stamp or picture: far larger than text both ways
             if (sw > 4 * h and sh < 0.35 * h) or (sh > 4 * h and sw < 0.35 * h) or \
                     (sw > 3 * h and sh > 2.5 * h) or (sh > 1.3 * h and sw < 0.12 * sh) or \
-                    (sw > 2.5 * h and sh < 0.15 * h):
+                    (sw > 2.5 * h and sh < 0.15 * h) or \
+                    (sw > 4 * h and _mostly_rule(labels[sy:sy + sh, sx:sx + sw] == lab, h)):
                 if tighten:
                     # a glyph touching a border is part of this component: what the box
                     # holds of it stays inside
@@ -270,6 +343,16 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                         ox, oy = max(bx0, 0) + cx0, max(by0, 0) + cy0
                         anchors.append((ext[0] + ox, ext[1] + oy, ext[2] + ox, ext[3] + oy))
                     structure_labels.append(lab)
+                # ... and what of the glyph lies outside the box, down to the rule it
+                # ran into, the box grows over like any glyph it cuts
+                wy0 = max(0, by0 - int(np.ceil(max_grow_y * h)))
+                wy1 = min(labels.shape[0], by1 + int(np.ceil(max_grow_y * h)))
+                wx0, wx1 = max(bx0, 0), min(labels.shape[1], bx1)
+                ext = _merged_glyph_extent(labels[wy0:wy1, wx0:wx1] == lab,
+                                           (by0 - wy0, by1 - wy0), h)
+                if ext is not None:
+                    merged.append((ext[0] + wx0 + cx0, ext[1] + wy0 + cy0,
+                                   ext[2] + wx0 + cx0, ext[3] + wy0 + cy0))
                 continue   # ... or a field's border stroke ("|") or an underline piece
             # a glyph the box cuts belongs to the value when a fair share of it is inside;
             # the first letter of the next word, the tail of a descender from the line above
@@ -280,19 +363,20 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 continue
             glyphs.append((sx + cx0, sy + cy0, sx + sw + cx0, sy + sh + cy0))
             glyph_labels.append(lab)
-        if glyphs:
+        if glyphs or merged:
             # a component far taller than the box is two lines' glyphs touching (dense
             # scans): it may widen the box but not pull it onto the other line
             glyphs = [g if g[3] - g[1] <= TALL * h else (g[0], max(g[1], y0), g[2], min(g[3], y1))
                       for g in glyphs]
             # text height: the box, or its glyphs when the box cut them (at most doubled)
-            gh = float(np.median([g[3] - g[1] for g in glyphs]))
+            gh = float(np.median([g[3] - g[1] for g in glyphs])) if glyphs else h
             href = min(max(h, gh), 2 * h)
             gx, gy = max_grow_x * href, max_grow_y * href
-            ink_x0 = min(g[0] for g in glyphs)
-            ink_y0 = min(g[1] for g in glyphs)
-            ink_x1 = max(g[2] for g in glyphs)
-            ink_y1 = max(g[3] for g in glyphs)
+            ink = glyphs + merged
+            ink_x0 = min(g[0] for g in ink)
+            ink_y0 = min(g[1] for g in ink)
+            ink_x1 = max(g[2] for g in ink)
+            ink_y1 = max(g[3] for g in ink)
             nx0 = max(min(x0, ink_x0), x0 - gx)
             ny0 = max(min(y0, ink_y0), y0 - gy)
             nx1 = min(max(x1, ink_x1), x1 + gx)
@@ -309,7 +393,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 # of another line's or word's glyphs.
                 specks = _stray_specks(glyphs, glyph_labels, h)
                 keep = [g for g, lab in zip(glyphs, glyph_labels) if lab not in specks]
-                keep += anchors
+                keep += anchors + merged
                 faint = _faint_extent(crop, mask, labels,
                                       neighbour_labels + sorted(specks) + structure_labels,
                                       (bx0, by0, bx1, by1))

@@ -415,7 +415,10 @@ class LabelRules:
             return []      # a blank line or a block between them: not one sentence
         line, nxt = lh.line, lay.line_of_word(first)
         h = line.height
-        if not (0 <= nxt.y0 - line.y1 <= h and nxt.x0 <= line.x0 + h and
+        # tight leading makes the two lines' boxes overlap by their ascenders and
+        # descenders ("portal: user\ncolejennifer."): the next line need only start below
+        # the middle of this one
+        if not (line.y0 + 0.5 * h <= nxt.y0 <= line.y1 + h and nxt.x0 <= line.x0 + h and
                 lay.words[first].bbox[0] <= nxt.x0 + 0.5 * h):
             return []
         return [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in nxt.words[:5]]

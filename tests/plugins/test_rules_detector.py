@@ -428,6 +428,16 @@ def test_label_wrapped_onto_the_next_line_and_filler_words(det):
     assert ("ID_NUMBER", "88A-20-1174") in spans
 
 
+@pytest.mark.parametrize("step", [30, 16])
+def test_online_id_wrapped_onto_the_next_line_in_tight_leading(det, step):
+    # at 16 px a line the two lines' 20 px word boxes overlap by their ascenders and
+    # descenders (a letter set solid, eml-0093): still one sentence running on
+    rows = ["I set up a login for you on the vendor portal: user",
+            "colejennifer. Copies of the documents are attached."]
+    spans = {(s.type, s.text) for s in det.detect(page_from_rows(rows, step=step))}
+    assert ("ONLINE_ID", "colejennifer") in spans
+
+
 @pytest.mark.parametrize("row,typ,value", [
     ("Te1: 555-234-1234", "PHONE", "555-234-1234"),
     ("Narne: John Smith", "PERSON", "John Smith"),

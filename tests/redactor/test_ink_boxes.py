@@ -296,3 +296,55 @@ def test_dots_join_into_glyphs_when_asked_even_among_solid_strokes():
     tallest = lambda comps: max(int(comps[2][k][3]) for k in range(1, comps[0]) if comps[2][k][0] >= 830)
     assert tallest(auto) == 1
     assert tallest(joined) >= 18
+
+
+def _underlined(word: str, font_path=SERIF, size=40, canvas=(700, 240), origin=(40, 80)):
+    """A word written on a fill-in line that its descenders run down into: the page, the
+    word's own ink mask, the OCR-like box (top of the word to its baseline) and the rule's
+    first and last row."""
+    font = ImageFont.truetype(font_path, size)
+    alone = Image.new("L", canvas, 255)
+    ImageDraw.Draw(alone).text(origin, word, font=font, fill=0)
+    word_mask = np.asarray(alone) < 128
+    ys, xs = np.nonzero(word_mask)
+    baseline = origin[1] + font.getmetrics()[0]
+    r0 = int(ys.max()) - 1                      # the rule touches the descenders' feet
+    g = np.asarray(alone).copy()
+    g[r0:r0 + 3, 10:canvas[0] - 10] = 0
+    box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(baseline))
+    return g, word_mask, box, (r0, r0 + 3)
+
+
+def test_a_descender_written_down_onto_its_underline_is_hidden_with_the_rule_under_it():
+    # "Amy Mitchell" on a form's line: the y's tail merges with the underline into one
+    # component, which is mostly rule; the box OCR gives stops at the baseline
+    g, word, box, (r0, r1) = _underlined("Amy Mitchell")
+    assert _inside(word, box)[0] < word.sum()               # the tail starts outside
+    fitted = fit_box(g, box, pad_frac=0.0)
+    got, total = _inside(word, fitted)
+    assert got == total
+    assert fitted[3] >= r1                                   # the rule's rows under the tail
+    assert fitted[3] <= r1 + 1
+    assert fitted[0] >= box[0] - 1 and fitted[2] <= box[2] + 1   # not along the rule
+
+
+def test_text_hanging_from_the_far_side_of_a_rule_is_not_pulled_in():
+    # the next cell's caption touches the rule from below; a cell divider runs into the
+    # rule: neither is glyph ink of the value above it
+    g, word, box, (r0, r1) = _underlined("Amy Mitchell")
+    g = g.copy()
+    font = ImageFont.truetype(FONT, 16)
+    below = Image.new("L", (g.shape[1], g.shape[0]), 255)
+    ImageDraw.Draw(below).text((60, r1 - 1), "POLICY NO.", font=font, fill=0)
+    g = np.minimum(g, np.asarray(below))
+    # a cell divider from a skewed scan: one pixel to the side every ten rows, down into
+    # the rule, so that no straight run of it is as long as the text is tall
+    cols = np.nonzero(word.any(axis=0))[0]
+    x = int(cols[np.argmax(np.diff(cols))]) + 3          # in the space between the words
+    top = int(box[1]) - 10
+    for y in range(top, r1):
+        g[y, x + (y - top) // 10:x + (y - top) // 10 + 2] = 0
+    fitted = fit_box(g, box, pad_frac=0.0)
+    assert _inside(word, fitted)[0] == word.sum()
+    assert fitted[3] <= r1 + 1
+    assert fitted[1] >= box[1] - 1
