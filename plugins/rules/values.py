@@ -14,7 +14,12 @@ from redactor.ensemble import WEB_ADDRESS_START
 Token = tuple[int, int, str]
 
 _STRIP = " ,;:()[]{}\"'`_‘’“”|•·~^"
-_MONEY = re.compile(r"^[(\-]?[$€£¥]|^\(?-?\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?\)?$|^-?\d+\.\d{2}$|%$"
+# A currency sign before an amount whose digit groups are well formed (or before no digit:
+# "$", "$USD"); before a broken grouping ("€2,25097") the sign is a misread letter (E, S)
+# of a code, not money.
+_AMOUNT = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?|\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?|\d+(?:[.,]\d{1,2})?)"
+_MONEY = re.compile(r"^[(\-]?[$€£¥](?:\D|$)|^[(\-]?[$€£¥]\s?-?" + _AMOUNT + r"[kKmMbB]?\)?[.,;:*]?$"
+                    r"|^\(?-?\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?\)?$|^-?\d+\.\d{2}$|%$"
                     r"|^(?:USD|EUR|GBP)$")
 _NAME_WORD = re.compile(r"^[A-Z][A-Za-z'’\-–—]*\.?$|^[A-Z]\.(?:[A-Z]\.)*$")
 _LOWER_WORD = re.compile(r"^[a-z][a-z'’\-]+$")
@@ -25,7 +30,7 @@ _PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlSBGZ$§|()\-.,/]*[0-9][0-9OoIlSBGZ$§|
 # A currency sign stuck to a bare run of digits and capitals ("$244292", "£15897") after an
 # identifier's label: OCR's reading of a leading S, 5 or E. An amount has separators or
 # decimals ("$1,234.00") or sits under an amount's label, not an identifier's.
-_MISREAD_SIGN = re.compile(r"^[$£€§][A-Z0-9]*\d[A-Z0-9]*$")
+_MISREAD_SIGN = re.compile(r"^[$£€§][A-Z0-9]*\d[A-Z0-9,]*$")
 _EXT_TOKEN = re.compile(r"^(?:ext\.?|x|extension|#)(?:\d{1,6})?$", re.I)
 _DATE_TOKEN = re.compile(
     r"^(?:[0-9OoIl]{1,4}(?:[/.\-][0-9OoIl]{1,4}){0,2}(?:st|nd|rd|th)?|[A-Za-z]{3,9}\.?)$")
@@ -203,8 +208,11 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[in
         t = st[2]
         # "36 -51393": OCR put a space before the separator inside one identifier
         continued = bool(picked) and re.fullmatch(r"[\-/][A-Za-z0-9][A-Za-z0-9\-/]*", t) is not None
-        misread = not picked and (strong or t[0] == "§") and _MISREAD_SIGN.match(t) is not None \
-            and sum(c.isdigit() for c in t) >= 3
+        # ... after any label when no amount is written so ("€2,25097": a comma where no
+        # thousands grouping puts one)
+        misread = not picked and _MISREAD_SIGN.match(t) is not None and \
+            sum(c.isdigit() for c in t) >= 3 and \
+            (not is_money(t) or ((strong or t[0] == "§") and "," not in t))
         if not misread and (is_money(t) or not (_ID_TOKEN.match(t) or continued)):
             break
         has_digit = any(c.isdigit() for c in t)

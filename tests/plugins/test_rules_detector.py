@@ -428,6 +428,16 @@ def test_label_wrapped_onto_the_next_line_and_filler_words(det):
     assert ("ID_NUMBER", "88A-20-1174") in spans
 
 
+def test_currency_sign_before_a_broken_grouping_is_a_misread_letter_of_a_code(det):
+    # "EZ25097" read "€2,25097" (oth-0458): no amount puts five digits after a comma, so
+    # the sign is the code's E, also after a label without its colon
+    spans = found(det, ["Message: please call back re Claim €2,25097 today."])
+    assert ("REFERENCE_NUMBER", "€2,25097") in spans
+    # a well-formed amount after the same label stays money
+    assert not any(t == "REFERENCE_NUMBER" for t, _ in
+                   found(det, ["Message: please call back re Claim €2,250.97 today."]))
+
+
 @pytest.mark.parametrize("step", [30, 16])
 def test_online_id_wrapped_onto_the_next_line_in_tight_leading(det, step):
     # at 16 px a line the two lines' 20 px word boxes overlap by their ascenders and
