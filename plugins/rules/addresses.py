@@ -109,6 +109,7 @@ class _LineHit:
 
 
 SEGMENT_GAP = 2.2     # text heights: a wider gap between words starts another cell/column
+CITY_TAIL_GAP = 4.5   # text heights: the gap a city line's state and ZIP may follow its place
 ROW_CHAIN = 3         # segments of one printed row an address line may run over
 JOIN_CHARS = 24       # address parts on one line this close together are one address
 
@@ -297,7 +298,7 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 return j
         return None
 
-    def row_chain(i: int) -> list[int]:
+    def row_chain(i: int, gap: float = SEGMENT_GAP) -> list[int]:
         """The segments that continue segment i to its right on its row, nearest first:
         OCR cut one printed line into several ("21925 Cynthia Cliff, Lake Diana," | "ND
         34590"), often giving each its own line and putting other text between them."""
@@ -311,7 +312,7 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 if j == i or j in chain:
                     continue
                 bx0, by0, bx1, by1 = seg_box(j)
-                if 0 <= bx0 - x1 <= SEGMENT_GAP * h and \
+                if 0 <= bx0 - x1 <= gap * h and \
                         min(y1, by1) - max(y0, by0) >= 0.5 * min(y1 - y0, by1 - by0) and \
                         (best is None or bx0 < seg_box(best)[0]):
                     best = j
@@ -321,11 +322,13 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
             cur = best
         return chain
 
-    def city_continuation(i: int, start: int) -> list[int]:
+    def city_continuation(i: int, start: int, wide: bool = False) -> list[int]:
         """The segments right of segment i that, read after its text from ``start`` on,
-        make a city line ("Lake Diana," + "ND 34590"); empty when they do not."""
+        make a city line ("Lake Diana," + "ND 34590"); empty when they do not. ``wide``:
+        the next segment only, up to CITY_TAIL_GAP away, where OCR dropped the end of the
+        city's name and its comma ("Victoriah" ... "CA 91444")."""
         tail = text[start:layout.offsets[segs[i][-1]][1]]
-        chain = row_chain(i)
+        chain = row_chain(i, CITY_TAIL_GAP)[:1] if wide else row_chain(i)
         for k, j in enumerate(chain):
             tail += " " + text[layout.offsets[segs[j][0]][0]:layout.offsets[segs[j][-1]][1]]
             if rx.city_line.fullmatch(tail.strip(" ,;|").replace("\n", " ")):
@@ -411,7 +414,10 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 block.append(nxt)
                 cur = nxt
                 continue
-            chain = city_continuation(nxt, layout.offsets[segs[nxt][0]][0])
+            # under a street line, a place and a real state code and ZIP on the next line
+            # are its city line even across the gap of words OCR did not read
+            chain = city_continuation(nxt, layout.offsets[segs[nxt][0]][0]) or \
+                city_continuation(nxt, layout.offsets[segs[nxt][0]][0], wide=True)
             if chain and not used.intersection(chain):
                 block.extend([nxt, *chain])   # "Brownchester," | "NJ 41041": a city line in parts
                 break

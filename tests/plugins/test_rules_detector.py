@@ -428,6 +428,17 @@ def test_label_wrapped_onto_the_next_line_and_filler_words(det):
     assert ("ID_NUMBER", "88A-20-1174") in spans
 
 
+def test_city_line_under_a_street_across_the_gap_of_an_unread_word(det):
+    # "Victoriaburgh, CA 91444" read "Victoriah" ... "CA 91444" (inv-0493): the end of the
+    # place and its comma not read leave a gap of about three text heights in the line
+    page = page_from_rows(["07561 David Trail Apt. 197",
+                           [(20, "Victoriah"), (20 + 17 * CHAR_W, "CA 91444")]])
+    assert ("ADDRESS", "07561 David Trail Apt. 197\nVictoriah\nCA 91444") in _spans(det, page)
+    # a state and ZIP that far from a word with no street line over it stay apart
+    alone = page_from_rows(["Ship via ground", [(20, "Victoriah"), (20 + 17 * CHAR_W, "CA 91444")]])
+    assert not any(t == "ADDRESS" and "Victoriah" in v for t, v in _spans(det, alone))
+
+
 def test_currency_sign_before_a_broken_grouping_is_a_misread_letter_of_a_code(det):
     # "EZ25097" read "€2,25097" (oth-0458): no amount puts five digits after a comma, so
     # the sign is the code's E, also after a label without its colon
