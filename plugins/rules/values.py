@@ -181,6 +181,11 @@ def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
             break
         if t[0].isupper() or t[0].isdigit() or t.lower() in _ORG_JOINERS:
             words.append(st)
+        elif words and words[-1][2][:1].isupper() and t.isalpha() and len(t) >= 3 and \
+                not is_common_word(t):
+            # the rest of a capitalised word OCR cut in two ("Jeff reybury"): no English
+            # word ("Acme located" stops), one piece per word
+            words.append(st)
         else:
             break
         if len(words) >= 8:

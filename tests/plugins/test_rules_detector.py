@@ -428,6 +428,14 @@ def test_label_wrapped_onto_the_next_line_and_filler_words(det):
     assert ("ID_NUMBER", "88A-20-1174") in spans
 
 
+def test_a_place_ocr_cut_in_two_under_its_caption_is_one_value(det):
+    # "Jeffreybury" read "Jeff" "reybury" under CITY (frm-0265); "located" is a word
+    spans = _spans(det, page_from_rows(["CITY", "Jeff reybury"]))
+    assert ("LOCATION", "Jeff reybury") in spans
+    spans = _spans(det, page_from_rows(["CITY", "Springfield located"]))
+    assert ("LOCATION", "Springfield") in spans
+
+
 def test_city_line_under_a_street_across_the_gap_of_an_unread_word(det):
     # "Victoriaburgh, CA 91444" read "Victoriah" ... "CA 91444" (inv-0493): the end of the
     # place and its comma not read leave a gap of about three text heights in the line
