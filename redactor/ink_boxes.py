@@ -202,6 +202,19 @@ def _dot_shapes(dots, h: float) -> list:
     return [shapes[root(i)] for i in range(len(dots))]
 
 
+def _across_runs(m: np.ndarray, h: float) -> np.ndarray:
+    """The horizontal runs at least LINE_RUN text heights long in a 0/1 mask: rules, which
+    no glyph's stroke is."""
+    return cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, int(round(LINE_RUN * h)))), np.uint8))
+
+
+def _straight_runs(m: np.ndarray, upright_len: int, h: float):
+    """The vertical runs at least ``upright_len`` pixels long and the horizontal rules
+    (:func:`_across_runs`) in a 0/1 mask."""
+    upright = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((max(3, upright_len), 1), np.uint8))
+    return upright, _across_runs(m, h)
+
+
 def _held_structure_extent(part: np.ndarray, h: float):
     """Extent of the glyph ink merged into a rule or border that the box holds (boolean mask
     of the box): a descender crossing the rule under the text, a digit touching a cell
@@ -211,8 +224,7 @@ def _held_structure_extent(part: np.ndarray, h: float):
     may keep the box taller than its glyphs. None when only lines are held."""
     m = part.astype(np.uint8)
     rows, cols = m.shape
-    upright = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((max(3, int(0.9 * rows)), 1), np.uint8))
-    across = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, int(round(LINE_RUN * h)))), np.uint8))
+    upright, across = _straight_runs(m, int(0.9 * rows), h)
     lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))   # with their soft edges
     rest = m & (1 - lines)
     ys, xs = np.nonzero(rest)
@@ -230,7 +242,7 @@ def _mostly_rule(comp: np.ndarray, h: float) -> bool:
     """Whether most of a wide component's ink is straight horizontal runs: an underline
     or border with a few glyphs written down onto it, not a word."""
     m = comp.astype(np.uint8)
-    across = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, int(round(LINE_RUN * h)))), np.uint8))
+    across = _across_runs(m, h)
     return int(across.sum()) >= 0.5 * int(m.sum())
 
 
@@ -244,8 +256,7 @@ def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float):
     side does not, and straight lines alone hold nothing. None when no piece does."""
     m = comp.astype(np.uint8)
     rows, cols = m.shape
-    upright = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((max(3, int(0.9 * h)), 1), np.uint8))
-    across = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, int(round(LINE_RUN * h)))), np.uint8))
+    upright, across = _straight_runs(m, int(0.9 * h), h)
     lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))
     rest = m & (1 - lines)
     n, pieces = cv2.connectedComponents(rest, connectivity=8)
