@@ -259,7 +259,7 @@ def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float):
     upright, across = _straight_runs(m, int(0.9 * h), h)
     lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))
     rest = m & (1 - lines)
-    n, pieces = cv2.connectedComponents(rest, connectivity=8)
+    n, pieces, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     # a piece must reach the box's text, not only the rule's own rows where a box ends in
     # it (a dithered rule's ragged edge, the next cell's text hanging from it)
     on_rule = cv2.dilate(across.any(axis=1).astype(np.uint8)[:, None], np.ones((5, 1), np.uint8))[:, 0] > 0
@@ -268,18 +268,17 @@ def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float):
     text_rows[r0:r1] = True
     text_rows &= ~on_rule
     inner = pieces[text_rows]
-    box_part = pieces[r0:r1]
+    in_box = np.bincount(pieces[r0:r1].ravel(), minlength=n)
     # ... far enough, and mostly inside the box like any glyph the box cuts: the caption
     # above a skewed border or a dotted rule's ragged edge hangs in from outside
     held = []
     for p in np.unique(inner[inner > 0]):
-        ys, xs = np.nonzero(pieces == p)
-        ph, pw = ys.max() - ys.min() + 1, xs.max() - xs.min() + 1
+        pw, ph, area = stats[p, cv2.CC_STAT_WIDTH], stats[p, cv2.CC_STAT_HEIGHT], stats[p, cv2.CC_STAT_AREA]
         # what is left of a skewed or dashed border is a thin stroke or taller than text
         if ph > MERGED_MAX_H * h or pw < THIN * h or ph < THIN * h:
             continue
         if np.count_nonzero((inner == p).any(axis=1)) >= MERGED_REACH * h and \
-                np.count_nonzero(box_part == p) >= MIN_INSIDE_OFF_LINE * ys.size:
+                in_box[p] >= MIN_INSIDE_OFF_LINE * area:
             held.append(p)
     if not held:
         return None
@@ -289,19 +288,22 @@ def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float):
     # the rule rows a held piece runs into (the piece ends a dilation and a grey edge
     # short of them): their ink under the glyph is the glyph's own
     near = across[:, max(0, x0 - 2):min(cols, x1 + 2)].any(axis=1)
-    for r in range(y1, min(rows, y1 + 4)):
+    below = _rule_run_end(near, y1, 1)
+    above = _rule_run_end(near, y0 - 1, -1)
+    return (x0, y0 if above is None else above, x1, y1 if below is None else below + 1)
+
+
+def _rule_run_end(near: np.ndarray, start: int, step: int, reach: int = 4) -> int | None:
+    """The last row of the run of rule rows (``near``) that begins within ``reach`` rows of
+    ``start`` going ``step`` (+1 down, -1 up); None when no rule row is that close."""
+    for r in range(start, start + step * reach, step):
+        if not 0 <= r < near.size:
+            return None
         if near[r]:
-            while r < rows and near[r]:
-                y1 = r + 1
-                r += 1
-            break
-    for r in range(y0 - 1, max(-1, y0 - 5), -1):
-        if near[r]:
-            while r >= 0 and near[r]:
-                y0 = r
-                r -= 1
-            break
-    return (x0, y0, x1, y1)
+            while 0 <= r + step < near.size and near[r + step]:
+                r += step
+            return r
+    return None
 
 
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
