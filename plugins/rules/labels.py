@@ -319,13 +319,18 @@ def _stop_starts(layout: Layout, lex: LabelLexicon) -> tuple[set[int], set[int]]
     clear, every = set(), set()
     for m in lex.stop_regex.finditer(text):
         w = layout.word_at(m.start())
-        if w is None or layout.offsets[w][0] != m.start():
+        if w is None:
             continue
-        every.add(m.start())
+        # OCR often reads a speck or a quote before a header cell ("“Ship Via"): the
+        # stop label still begins its word
+        start = layout.offsets[w][0]
+        if text[start:m.start()].strip(JUNK):
+            continue
+        every.add(start)
         gap = layout.gap_before(w)
         h = layout.line_of_word(w).height
         if m.group(0).rstrip().endswith((":", "#")) or gap is None or gap > 1.5 * h:
-            clear.add(m.start())
+            clear.add(start)
     return clear, every
 
 
@@ -339,7 +344,10 @@ class LabelRules:
         self.text = layout.page.text
         self.labels = _label_hits(layout, lex)
         # where a value must end: the start of a clear label or stop label
-        self.terminators = {lh.start for lh in self.labels if lh.strong or lh.first_on_line}
+        # a weak label only ends a value when it was read surely: "Cc." read unsure at
+        # the start of a cell is as likely the initial of "C. Barnes" under its header
+        self.terminators = {lh.start for lh in self.labels if lh.strong or
+                            (lh.first_on_line and self._read_surely(lh))}
         clear_stops, self.stop_starts = _stop_starts(layout, lex)
         self.terminators |= clear_stops
         self.label_words = {w for lh in self.labels if lh.strong for w in lh.words}
@@ -349,6 +357,9 @@ class LabelRules:
         self.terminator_words = {layout.word_at(t) for t in self.terminators} - {None}
         # last words of labels that take the value right of them on their own row
         self.row_label_ends = {lh.words[-1] for lh in self.labels if lh.strong}
+
+    def _read_surely(self, lh: LabelHit) -> bool:
+        return any(self.layout.words[w].conf >= UNREADABLE_CONF for w in lh.words)
 
     # --- tokens ---------------------------------------------------------------------------
     def _is_terminator_word(self, w: int) -> bool:

@@ -105,6 +105,10 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
         # the word means elsewhere
         surname = surname or (len(words) == 1 and _INITIAL.fullmatch(words[0][2]) is not None
                               and t[:1].isupper() and t[1:].islower() and len(key) >= 2)
+        # "To: Matthew ALL; Jennifer Cole": in a list of names the word a ';' ends is the
+        # surname, however OCR read it ("Ali")
+        surname = surname or (len(words) == 1 and not comma_used and raw.rstrip().endswith(";")
+                              and t[:1].isupper() and t.isalpha() and len(key) >= 2)
         # "Cristina Page": a word of the stop list after a first name, ending the line, is
         # a surname
         if any(c.isdigit() for c in t) or "@" in t or \
@@ -117,6 +121,10 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
                 (loose and _LOWER_WORD.match(t) and all(w[2][:1].islower() for w in words)) or \
                 (k == len(tokens) - 1 and _misread_capital(t, words)):
             # lower case only for names written all in lower case (handwriting, OCR)
+            words.append(st)
+        elif loose and words and raw[:1].isalpha() and _split_rest(t, words):
+            # the rest of a name OCR cut in two ("Jeremy Da niel", handwriting): no English
+            # word, one piece per word
             words.append(st)
         else:
             break
@@ -155,8 +163,18 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
     return words[0][0], words[-1][1], org
 
 
+def _split_rest(t: str, words: list[Token]) -> bool:
+    """Whether ``t`` can be the lower-case rest of the capitalised word before it (which is
+    then no such rest itself)."""
+    prev = words[-1][2]
+    return prev[:1].isupper() and prev.isalpha() and t.isalpha() and t.islower() and \
+        len(t) >= 3 and not is_common_word(t)
+
+
 _INITIAL_COMMA = re.compile(r"[A-Z],")
-_MISREAD_INITIAL = re.compile(r"[&$%§©®@8|l]\.")
+# an initial OCR could not read: a sign for the letter, or a capital whose lower case has
+# the same shape read twice ("Cc." for "C.")
+_MISREAD_INITIAL = re.compile(r"[&$%§©®@8|l]\.|Cc\.|Oo\.|Ss\.|Vv\.|Ww\.|Xx\.|Zz\.")
 _MISREAD_I = re.compile(r"[|l!]\.")    # the initial I as OCR reads a thin capital
 _NAME_SUFFIXES = frozenset({"jr", "sr", "esq", "phd", "md"})
 # letters whose capital OCR often reads as the lower-case form of the same shape

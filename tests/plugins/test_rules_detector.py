@@ -1079,3 +1079,52 @@ def test_a_state_code_that_is_also_a_label_stays_in_the_address(det):
 def test_a_unit_whose_stop_ocr_read_as_a_comma(det):
     got = found(det, ["Cox, Ortiz and Brown", "4364 James Club Apt, 492", "Lukeport, KY 11286"])
     assert any(ty == "ADDRESS" and "Apt, 492" in t for ty, t in got)
+
+
+def _table_header(header, values, value_conf=None):
+    """A table's header row and its value row, each cell given as (x, text) in 20 px text;
+    ``value_conf`` maps a value word to the confidence OCR read it with."""
+    value_conf = value_conf or {}
+    words = [WordBox(t, (x, 740, x + 15 * len(t), 764), 96.0, 0, 0) for x, t in header]
+    words += [WordBox(t, (x, 794, x + 15 * len(t), 818), value_conf.get(t, 95.0), 1, 0)
+              for x, t in values]
+    return OcrPage(1700, 900, tuple(words), "test")
+
+
+def test_a_header_cell_read_with_a_quote_before_it_is_no_value_of_the_cell_before(det):
+    """"Salesperson | “Ship Via": the quote OCR put before the next header cell does not
+    make it the salesperson's name; the name is the cell under the header."""
+    page = _table_header([(168, "Salesperson"), (500, "“Ship"), (590, "Via"), (830, "F.O.B.")],
+                         [(170, "M."), (224, "Carpenter"), (510, "Truck"), (840, "Origin")])
+    got = _spans(det, page)
+    assert ("PERSON", "M. Carpenter") in got
+    assert not any("Via" in t for _, t in got)
+
+
+def test_an_initial_read_as_a_weak_label_under_a_column_header_is_the_name(det):
+    """"C. Barnes" read "Cc. Barnes", the "Cc." unsure: an initial OCR doubled, not the
+    "cc" label ending the salesperson's value before it starts."""
+    header = [(277, "SALESPERSON"), (650, "SHIP"), (740, "VIA")]
+    values = [(277, "Cc."), (344, "Barnes"), (650, "Best"), (730, "way")]
+    got = _spans(det, _table_header(header, values, {"Cc.": 46.0}))
+    assert ("PERSON", "Cc. Barnes") in got
+
+
+def test_a_handwritten_name_ocr_cut_in_two_is_one_name(det):
+    """"Jeremy Da niel" after "For" on a message slip: the lower-case piece is the rest of
+    "Daniel"; an e-mail handle in brackets after a name is not."""
+    words = (WordBox("For", (284, 1359, 323, 1380), 96.0, 0, 0),
+             WordBox("Jeremy", (428, 1353, 553, 1384), 95.0, 0, 0),
+             WordBox("Da", (564, 1351, 604, 1373), 96.0, 0, 0),
+             WordBox("niel", (613, 1344, 669, 1372), 92.0, 0, 0))
+    assert ("PERSON", "Jeremy Da niel") in _spans(det, OcrPage(1700, 1600, words, "test"))
+    got = found(det, ["From: Paul Coleman [paulc@wong.com]"])
+    assert ("PERSON", "Paul Coleman") in got
+    assert not any(t.startswith("Paul Coleman [") for _, t in got)
+
+
+def test_in_a_list_of_names_the_word_before_the_semicolon_is_the_surname(det):
+    """"To: Matthew ALL; Jennifer Simmons" ("Ali" misread as a common word)."""
+    got = found(det, ["To: Matthew ALL; Jennifer Simmons"])
+    assert ("PERSON", "Matthew ALL") in got
+    assert ("PERSON", "Jennifer Simmons") in got
