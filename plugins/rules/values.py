@@ -216,6 +216,11 @@ def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
     return words[0][0], words[-1][1]
 
 
+# digits written into a form's comb boxes, the box walls read as bars and dashes between
+# them ("499|58_—" for "499 | 58 | ...")
+_COMB_DIGITS = re.compile(r"\d+(?:[|_\-–—]+\d+)+[|_\-–—]*")
+
+
 def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[int, int] | None:
     """An identifier: one to five tokens of letters, digits and -/._#, with digits (OCR
     confusions count only as letters); amounts and percentages are not identifiers."""
@@ -236,7 +241,8 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[in
         misread = not picked and _MISREAD_SIGN.match(t) is not None and \
             sum(c.isdigit() for c in t) >= 3 and \
             (not is_money(t) or ((strong or t[0] == "§") and "," not in t))
-        if not misread and (is_money(t) or not (_ID_TOKEN.match(t) or continued)):
+        if not misread and (is_money(t) or not (_ID_TOKEN.match(t) or continued or
+                                                _COMB_DIGITS.fullmatch(t))):
             break
         has_digit = any(c.isdigit() for c in t)
         masked = "*" in t or re.fullmatch(r"[Xx]{3,}", t) is not None

@@ -1128,3 +1128,12 @@ def test_in_a_list_of_names_the_word_before_the_semicolon_is_the_surname(det):
     got = found(det, ["To: Matthew ALL; Jennifer Simmons"])
     assert ("PERSON", "Matthew ALL") in got
     assert ("PERSON", "Jennifer Simmons") in got
+
+
+def test_digits_in_comb_boxes_read_with_the_box_walls_are_one_number(det):
+    """"499 | 58 | 1847" written into a form's boxes, read "499|58_—‘|" and "1847": the walls
+    are no end of the number."""
+    header = [(198, "SOCIAL"), (300, "SECURITY"), (430, "NO."), (621, "SEX")]
+    values = [(206, "499|58_—‘|"), (425, "1847"), (631, "F")]
+    got = _spans(det, _table_header(header, values, {"499|58_—‘|": 0.0}))
+    assert ("ID_NUMBER", "499|58_—‘| 1847") in got
