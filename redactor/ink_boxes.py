@@ -208,7 +208,7 @@ def _across_runs(m: np.ndarray, h: float) -> np.ndarray:
     return cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, int(round(LINE_RUN * h)))), np.uint8))
 
 
-def _straight_runs(m: np.ndarray, upright_len: int, h: float):
+def straight_runs(m: np.ndarray, upright_len: int, h: float):
     """The vertical runs at least ``upright_len`` pixels long and the horizontal rules
     (:func:`_across_runs`) in a 0/1 mask."""
     upright = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((max(3, upright_len), 1), np.uint8))
@@ -224,7 +224,7 @@ def _held_structure_extent(part: np.ndarray, h: float):
     may keep the box taller than its glyphs. None when only lines are held."""
     m = part.astype(np.uint8)
     rows, cols = m.shape
-    upright, across = _straight_runs(m, int(0.9 * rows), h)
+    upright, across = straight_runs(m, int(0.9 * rows), h)
     lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))   # with their soft edges
     rest = m & (1 - lines)
     ys, xs = np.nonzero(rest)
@@ -238,7 +238,7 @@ def _held_structure_extent(part: np.ndarray, h: float):
     return (x0, y0, x1, y1)
 
 
-def _mostly_rule(comp: np.ndarray, h: float) -> bool:
+def mostly_rule(comp: np.ndarray, h: float) -> bool:
     """Whether most of a wide component's ink is straight horizontal runs: an underline
     or border with a few glyphs written down onto it, not a word."""
     m = comp.astype(np.uint8)
@@ -256,7 +256,7 @@ def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float):
     side does not, and straight lines alone hold nothing. None when no piece does."""
     m = comp.astype(np.uint8)
     rows, cols = m.shape
-    upright, across = _straight_runs(m, int(0.9 * h), h)
+    upright, across = straight_runs(m, int(0.9 * h), h)
     lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))
     rest = m & (1 - lines)
     n, pieces, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
@@ -347,7 +347,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
             if (sw > 4 * h and sh < 0.35 * h) or (sh > 4 * h and sw < 0.35 * h) or \
                     (sw > 3 * h and sh > 2.5 * h) or (sh > 1.3 * h and sw < 0.12 * sh) or \
                     (sw > 2.5 * h and sh < 0.15 * h) or \
-                    (sw > 4 * h and _mostly_rule(labels[sy:sy + sh, sx:sx + sw] == lab, h)):
+                    (sw > 4 * h and mostly_rule(labels[sy:sy + sh, sx:sx + sw] == lab, h)):
                 if tighten:
                     # a glyph touching a border is part of this component: what the box
                     # holds of it stays inside

@@ -18,7 +18,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from redactor.ink_boxes import ink_components
+from redactor.ink_boxes import ink_components, mostly_rule, straight_runs
 from redactor.model import BBox, Redaction, WordBox
 from redactor.taxonomy import is_critical
 
@@ -75,23 +75,58 @@ def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: 
     # them (so that ink_components leaves them apart); solid glyphs are not joined to each
     # other or to a rule, and lone specks stay too small to count as glyphs
     small = {k for k in range(1, n) if max(stats[k][2], stats[k][3]) < MIN_GLYPH_H * h}
-    parts = [s for k, s in enumerate(stats) if k and k not in small]
+    parts = [(s, k) for k, s in enumerate(stats) if k and k not in small]
     if small:
         dots = np.isin(labels, sorted(small)).astype(np.uint8)
         nd, _, dot_stats = ink_components(dots, h, join_dots=True)
-        parts += list(dot_stats[1:nd])
+        parts += [(s, None) for s in dot_stats[1:nd]]
     glyphs = []
-    for sx, sy, sw, sh, _ in parts:
+    for (sx, sy, sw, sh, _), k in parts:
         top, bottom = cy0 + sy, cy0 + sy + sh
         span = (x0 + int(sx), x0 + int(sx + sw))
         if sh > MAX_GLYPH_H * h or sw > MAX_GLYPH_W * h:
             if top < y1 and bottom > y0:
-                stops.append(span)     # a border or rule across the line ends the value
+                comp = None if k is None else labels[sy:sy + sh, sx:sx + sw] == k
+                if comp is not None and mostly_rule(comp, h):
+                    # a rule along the line (a stamp's frame, a skewed table rule) that
+                    # runs through a glyph ("2" struck through): the glyph's pieces are
+                    # ink to grow over; only the borders standing across the line stop
+                    g, st = _crossed_glyphs(comp, h, cy0 + sy, y0, y1)
+                    glyphs += [(x0 + int(sx) + a, x0 + int(sx) + b) for a, b in g]
+                    stops += [(x0 + int(sx) + a, x0 + int(sx) + b) for a, b in st]
+                else:
+                    stops.append(span)     # a border or rule across the line ends the value
             continue
         if sh < MIN_GLYPH_H * h or not y0 <= (top + bottom) / 2 <= y1:
             continue
         glyphs.append(span)
     return sorted(glyphs), sorted(stops)
+
+
+def _crossed_glyphs(comp: np.ndarray, h: float, top: int, y0: float, y1: float
+                    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Glyph pieces and upright borders of a component that is mostly a rule (boolean
+    mask, its first row at page row ``top``): column spans, relative to the mask, of the
+    glyph-like pieces left when its straight runs are taken out, and of its upright runs
+    that reach into the band y0..y1."""
+    m = comp.astype(np.uint8)
+    # a border of a skewed scan drifts a pixel or two sideways along its length: it is
+    # found on the ink widened by that much
+    widened = cv2.dilate(m, np.ones((1, 5), np.uint8))
+    upright, across = straight_runs(widened, int(np.ceil(MAX_GLYPH_H * h)), h)
+    upright, across = upright & m, across & m
+    rest = m & (1 - cv2.dilate(upright | across, np.ones((3, 3), np.uint8)))
+    glyphs, stops = [], []
+    n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    for sx, sy, sw, sh, _ in stats[1:]:
+        centre = top + sy + sh / 2
+        if MIN_GLYPH_H * h <= sh <= MAX_GLYPH_H * h and sw <= MAX_GLYPH_W * h and y0 <= centre <= y1:
+            glyphs.append((int(sx), int(sx + sw)))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(upright, connectivity=8)
+    for sx, sy, sw, sh, _ in stats[1:]:
+        if top + sy < y1 and top + sy + sh > y0:
+            stops.append((int(sx), int(sx + sw)))
+    return glyphs, stops
 
 
 def _own_word_gap(gray: np.ndarray, threshold: float, box: BBox, y0: float, y1: float,

@@ -208,3 +208,34 @@ def test_solid_glyphs_over_a_fill_in_line_are_not_joined_into_a_rule():
     red = Redaction(boxes[1], "PERSON", "Andrew")
     (grown,) = grow_redactions_over_unread_ink(gray, [red], words_for(boxes, texts, {0, 1}))
     assert grown.bbox[2] >= ink_right(gray, (boxes[2][0], boxes[2][1], boxes[2][2], boxes[2][3] - 1))
+
+
+def test_a_digit_struck_through_by_a_stamps_frame_is_grown_over():
+    """"730-044" read, its last "2" unread and crossed by the edge of a stamp's frame that
+    runs on along the line: the "2" and the frame are one wide component, yet the digit is
+    ink a reader sees."""
+    texts = ["730-044", "2"]
+    gray, boxes = render(texts, gaps=[4, 0])
+    digit_right = ink_right(gray, boxes[1])
+    img = Image.fromarray(gray.copy())
+    draw = ImageDraw.Draw(img)
+    y = (boxes[1][1] + boxes[1][3]) / 2
+    draw.line([(boxes[1][0] - 6, y), (boxes[1][2] + 400, y)], fill=0, width=4)
+    draw.line([(boxes[1][2] + 400, y), (boxes[1][2] + 400, 10)], fill=0, width=4)
+    gray = np.asarray(img)
+    red = Redaction(boxes[0], "PHONE", "730-044")
+    (grown,) = grow_redactions_over_unread_ink(gray, [red], words_for(boxes, texts, {0}))
+    assert grown.bbox[2] >= digit_right
+    assert grown.bbox[2] < digit_right + 100     # not along the frame
+
+
+def test_a_cell_border_joined_to_a_rule_along_the_line_still_stops_the_growth():
+    texts = ["555", "123", "4567"]
+    gray, boxes = render(texts, border_after=1)
+    img = Image.fromarray(gray.copy())
+    y = (boxes[2][1] + boxes[2][3]) / 2
+    ImageDraw.Draw(img).line([(boxes[1][2] + 4, y), (boxes[2][2] + 300, y)], fill=0, width=3)
+    gray = np.asarray(img)
+    red = Redaction((boxes[0][0], boxes[0][1], boxes[1][2], boxes[1][3]), "PHONE", "555 123")
+    (grown,) = grow_redactions_over_unread_ink(gray, [red], words_for(boxes, texts, {0, 1}))
+    assert grown.bbox[2] < boxes[2][0]
