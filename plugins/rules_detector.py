@@ -194,10 +194,59 @@ class RulesDetector(Detector):
         hits += self._greeting_names(layout, hits)
         hits += self._full_names_of_greeted(layout, hits)
         primary = [h for h in hits if h.rule not in FALLBACK_RULES]
-        fallback = [h for h in hits if h.rule in FALLBACK_RULES
-                    and not any(p.start < h.end and h.start < p.end for p in primary)
-                    and not self._product_code(page.text, h)]
+        fallback = []
+        for h in hits:
+            if h.rule not in FALLBACK_RULES:
+                continue
+            pieces = self._unclaimed_pieces(page.text, h, primary)
+            fallback += [p for p in pieces if not self._product_code(page.text, p) and
+                         (pieces == [h] or not self._under_product_header(layout, p))]
         return primary + fallback
+
+    def _under_product_header(self, layout: Layout, hit: Hit) -> bool:
+        """Whether the column the number stands in is headed by a product word ("Item No.",
+        "SKU"): going up the column past the values above it (words with digits), the first
+        word is that header."""
+        ids = layout.words_in(hit.start, hit.end)
+        if not ids:
+            return False
+        x0, y0 = layout.words[ids[0]].bbox[0], layout.words[ids[0]].bbox[1]
+        x1 = layout.words[ids[-1]].bbox[2]
+        above = [w for w, b in enumerate(layout.words)
+                 if b.bbox[3] <= y0 and b.bbox[0] < x1 and b.bbox[2] > x0]
+        text = layout.page.text
+        for w in sorted(above, key=lambda w: -layout.words[w].bbox[3]):
+            word = layout.words[w].text
+            if any(c.isdigit() for c in word) or not any(c.isalpha() for c in word):
+                continue
+            header = [v for v in above if layout.word_line[v] == layout.word_line[w]]
+            return any(self.labels.stop_regex.match(text, layout.offsets[v][0]) for v in header)
+        return False
+
+    def _unclaimed_pieces(self, text: str, hit: Hit, primary: list[Hit]) -> list[Hit]:
+        """What of a catch-all match no other rule explained. The catch-all reads digit
+        groups across single spaces, so on a form row it runs over several cells
+        ("395-7769-292 432684 12/12/1984"); where other rules claimed some of them (an
+        account number under its caption, a date), the words left between are matched
+        again on their own."""
+        claimed = sorted((p.start, p.end) for p in primary if p.start < hit.end and hit.start < p.end)
+        if not claimed:
+            return [hit]
+        pieces, pos = [], hit.start
+        for s, e in claimed + [(hit.end, hit.end)]:
+            if s > pos:
+                pieces.append((pos, s))
+            pos = max(pos, e)
+        own = tuple(p for p in self.patterns if p.rule == hit.rule)
+        out = []
+        for s, e in pieces:
+            # only whole words: a piece that cuts a word is the claimed value's own part
+            if (s > 0 and not text[s - 1].isspace() and not text[s].isspace()) or \
+                    (e < len(text) and not text[e].isspace() and not text[e - 1].isspace()):
+                continue
+            out += [Hit(h.rule, s + h.start, s + h.end, h.score)
+                    for h in find_pattern_hits(text[s:e], own)]
+        return out
 
     def _greeting_names(self, layout: Layout, hits: list[Hit]) -> list[Hit]:
         """A message that opens with a bare name ("Anthony,") greets someone: when the line

@@ -1137,3 +1137,24 @@ def test_digits_in_comb_boxes_read_with_the_box_walls_are_one_number(det):
     values = [(206, "499|58_—‘|"), (425, "1847"), (631, "F")]
     got = _spans(det, _table_header(header, values, {"499|58_—‘|": 0.0}))
     assert ("ID_NUMBER", "499|58_—‘| 1847") in got
+
+
+def test_a_number_nobody_claimed_beside_claimed_cells_of_its_row_is_still_found(det):
+    """A form row read as one line, "395-7769-292  432684  12/12/1984", whose first caption
+    OCR did not read: the group number under its caption and the date are claimed, the
+    number left between them is still an identifier."""
+    page = one_line_rows([[(600, "GROUP NO."), (1200, "EFFECTIVE DATE")],
+                          [(200, "395-7769-292"), (600, "432684"), (1200, "12/12/1984")]])
+    got = _spans(det, page)
+    assert ("ACCOUNT_NUMBER", "432684") in got
+    assert any(t == "395-7769-292" for _, t in got)
+
+
+def test_an_item_number_beside_a_date_in_an_item_column_stays_unflagged(det):
+    """An invoice's rows "06/04/2005  733-043  Printing plates" under "Date  Item No.
+    Description": the item column's numbers are product codes, not records."""
+    rows = [[(200, "Date"), (440, "Item No."), (650, "Description")]]
+    rows += [[(200, d), (440, n), (650, t)] for d, n, t in
+             [("05/28/2005", "#1648", "Labels"), ("06/04/2005", "733-043", "Printing plates")]]
+    got = _spans(det, one_line_rows(rows))
+    assert not any("733" in t for _, t in got)
