@@ -28,6 +28,7 @@ class AddressRegexes:
     ca_postcode: re.Pattern
     eu_street: re.Pattern
     eu_city: re.Pattern
+    state_zip: re.Pattern
 
 
 @lru_cache(maxsize=4)
@@ -67,9 +68,10 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # "HW"), the ZIP with letters for digits ("[5658", "O8917"; at least three real digits).
     # Only ever taken beside or under a street line (kind "city_line_loose" needs company).
     # "City, ST" without a ZIP is not taken: that is how a place (LOCATION) is written.
+    # A misread state code may grow a letter where a "U" is read as "Li" ("UT" -> "Lip").
     zipish = r"[0-9OoIlSsBZzG$£\[(|]{5}(?:[ ]?-[ ]?\d{4})?"
     city_line_loose = re.compile(
-        rf"(?<![\w]){speck}{place}[ ]?[,.][ ]?[A-Za-z]{{2}}\.?[ ]?[,.]?[ ]+{zipish}(?![\w])")
+        rf"(?<![\w]){speck}{place}[ ]?[,.][ ]?(?:[A-Za-z]{{2}}|L[il1][A-Za-z])\.?[ ]?[,.]?[ ]+{zipish}(?![\w])")
     uk_postcode = re.compile(r"(?<![\w])[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[ABD-HJLNP-UW-Z]{2}(?![\w])")
     ca_postcode = re.compile(rf"(?<![\w]){ca_pc}(?![\w])")
     endings = _alt(vocab.eu_street_endings)
@@ -82,20 +84,26 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     eu_city = re.compile(
         r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?\d{4,5}[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
         r"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?![\w])")
+    # State and ZIP read right after a city name OCR garbled ("mort hina FL 91568": the
+    # city and the street line above run together); only taken where the cell's words
+    # before it are unsure and none reads as a place word (_garbled_place).
+    state_zip = re.compile(rf"(?<![\w])(?:{states})[ ]?,?[ ]+\d{{5}}(?:-\d{{4}})?(?![\w])")
     return AddressRegexes(street, po_box, city_line, city_line_loose, uk_postcode, ca_postcode,
-                          eu_street, eu_city)
+                          eu_street, eu_city, state_zip)
 
 
 # how strongly each kind of line says "address" on its own
 _SCORES = {"street": 0.8, "po_box": 0.85, "city_line": 0.85, "city_line_loose": 0.6,
            "uk_postcode": 0.7, "ca_postcode": 0.8,
-           "eu_street": 0.6, "eu_city": 0.5}
+           "eu_street": 0.6, "eu_city": 0.5, "state_zip": 0.6}
 _RULES = {"street": "address_street", "po_box": "address_po_box", "city_line": "address_city_line",
           "city_line_loose": "address_city_line",
           "uk_postcode": "address_postcode", "ca_postcode": "address_postcode",
-          "eu_street": "address_street", "eu_city": "address_city_line"}
+          "eu_street": "address_street", "eu_city": "address_city_line",
+          "state_zip": "address_city_line"}
 # kinds of line that end an address (city + state + ZIP, postcode lines)
-_ENDS_ADDRESS = {"city_line", "city_line_loose", "uk_postcode", "ca_postcode", "eu_city"}
+_ENDS_ADDRESS = {"city_line", "city_line_loose", "uk_postcode", "ca_postcode", "eu_city",
+                 "state_zip"}
 # kinds that need a neighbouring address line before they count
 _NEEDS_COMPANY = {"eu_street", "eu_city", "city_line_loose"}
 
@@ -180,12 +188,47 @@ def _raw_hits(layout: Layout, rx: AddressRegexes, segs, seg_of,
             if w is None:
                 continue
             seg = segs[seg_of[w]]
+            if kind == "state_zip":
+                head = _garbled_place(layout, segs, seg_of, w, e)
+                if head is None:
+                    continue
+                s = layout.offsets[head][0]
             if kind == "eu_city" and any(h.seg == seg_of[w] and h.kind == "street" for h in out):
                 continue   # "1905 Pine Street" is a US street line, not "postcode + town"
             if kind in ("uk_postcode", "ca_postcode"):
                 s = _extend_over_place_words(layout, seg, w, s)
             out.append(_LineHit(kind, s, e, seg_of[w]))
     return out
+
+
+GARBLED_CONF = 50.0   # OCR confidence below which a word counts as unsure (redactor.unsure_words)
+GARBLED_WORDS = 3     # words a garbled city may have read as
+
+
+def _garbled_place(layout: Layout, segs, seg_of, w: int, end: int) -> int | None:
+    """First word of the garbled city before a state and ZIP that end their cell: every
+    word before them (at most GARBLED_WORDS) is either unsure or no place word (not
+    capitalised), and one at least is unsure; None otherwise (a readable "City, ST" is city_line's). The garbled
+    words may stand in a cell of their own just left on the row: merged with the line
+    above, they are too tall to share the state's line."""
+    seg = segs[seg_of[w]]
+    if layout.offsets[seg[-1]][1] > end + 1:
+        return None
+    before = seg[:seg.index(w)]
+    if not before:
+        box, h = layout.words[w].bbox, layout.line_of_word(w).height
+        left = [sg for sg in segs if sg and 0 <= box[0] - layout.words[sg[-1]].bbox[2] <= SEGMENT_GAP * h
+                and layout.words[sg[-1]].bbox[1] <= (box[1] + box[3]) / 2 <= layout.words[sg[-1]].bbox[3]]
+        if len(left) != 1 or layout.offsets[left[0][-1]][1] > layout.offsets[w][0]:
+            return None
+        before = left[0]
+    unsure = [b for b in before if layout.words[b].conf < GARBLED_CONF]
+    placeish = [b for b in before if layout.words[b].conf >= GARBLED_CONF
+                and re.match(r"[A-Z]", layout.words[b].text)]
+    # a city name is a few words; more before the state is a line of prose
+    if not unsure or placeish or len(before) > GARBLED_WORDS:
+        return None
+    return before[0]
 
 
 def _seg_extent(text: str, hits: list[_LineHit]) -> tuple[int, int]:

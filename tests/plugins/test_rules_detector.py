@@ -173,6 +173,37 @@ def test_single_line_and_po_box_addresses(det):
     assert ("ADDRESS", "P.O. Box 12") in found(det, ["Write to P.O. Box 12 today"])
 
 
+def _with_conf(page, confs):
+    words = [dataclasses.replace(w, conf=confs.get(w.text, w.conf)) for w in page.words]
+    return OcrPage(page.width, page.height, tuple(words), page.engine)
+
+
+def test_state_and_zip_after_a_garbled_city_are_an_address(det):
+    """OCR ran the street and city lines together into unsure letters ("mort hina"): the
+    state and ZIP that end the row still say address, and the address takes the garbled
+    words in. Readable words before the state, none unsure, a line of prose or a state and
+    ZIP not ending the row are no such city."""
+    page = page_from_rows(["MARTINEZ GROUP", "mort hina FL 91568", "Tel: (819) 589-3955"])
+    assert ("ADDRESS", "mort hina FL 91568") in _spans(det, _with_conf(page, {"hina": 0.0}))
+    assert not any(t.type == "ADDRESS" for t in det.detect(page))   # all read surely: words
+    prose = page_from_rows(["sent with the form FL 91568", "mort hina FL 91568 today"])
+    assert not any(s.type == "ADDRESS" for s in det.detect(_with_conf(prose, {"the": 20.0, "hina": 0.0})))
+    # the garbled words too tall to share the state's line: a cell of their own on its left
+    words = [WordBox("mort", (20, 60, 70, 140), 53.0, 1, 0), WordBox("hina", (85, 66, 200, 138), 0.0, 1, 0),
+             WordBox("FL", (215, 110, 240, 133), 25.0, 2, 0), WordBox("91568", (250, 110, 320, 133), 25.0, 2, 0)]
+    tall = OcrPage(1000, 400, (WordBox("MARTINEZ", (20, 10, 200, 40), 96.0, 0, 0),) + tuple(words), "test")
+    assert ("ADDRESS", "mort hina\nFL 91568") in _spans(det, tall)
+
+
+def test_city_line_with_a_u_read_as_li_under_a_street_line(det):
+    """"UT" read as "Lip": the damaged city line still ends the street line's block, and
+    a PO box line ("P.O. Box 65271") is no damaged city line."""
+    spans = found(det, ["9275 Sherman Cliff", "Kast Kevin, Lip 14173"])
+    assert ("ADDRESS", "9275 Sherman Cliff\nKast Kevin, Lip 14173") in spans
+    spans = found(det, ["P.O. Box 65271", "North Melissafort, ME 77535"])
+    assert ("ADDRESS", "P.O. Box 65271\nNorth Melissafort, ME 77535") in spans
+
+
 def test_suite_line_between_street_and_city_joins_the_block(det):
     spans = found(det, ["500 W Madison St", "Floor 12", "Chicago, IL 60661"])
     assert ("ADDRESS", "500 W Madison St\nFloor 12\nChicago, IL 60661") in spans
