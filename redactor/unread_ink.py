@@ -5,8 +5,10 @@ address line, the last group of a phone number, a "+1" before it. No word box co
 ink, so no detector can tag it, yet a reader sees it right beside the black box and reads
 the value's missing part. A box of a critical type therefore grows sideways, on its own
 line band, over the glyph-like ink that follows it at word spacing and that no OCR word
-claims. It stops at the first OCR word (that text was read and judged), at a gap wider than
-a word space, at a rule or cell border, and after a bounded length. Pure functions on numpy
+claims. It stops at the first word OCR read surely (that text was read and judged; a word
+read unsure is garbled ink like any other), at another redaction's box (that ink is hidden
+already), at a gap wider than a word space, at a rule or cell border, and after a bounded
+length. Pure functions on numpy
 arrays; the Redaction-level wrapper keeps everything but the box.
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 from redactor.ink_boxes import ink_components, mostly_rule, straight_runs
 from redactor.model import BBox, Redaction, WordBox
 from redactor.taxonomy import is_critical
+from redactor.unsure_words import UNSURE_CONF
 
 # All relative to the text height h of the box's line.
 GAP = 0.9           # unread ink must start within this of the box edge, and its glyphs
@@ -49,10 +52,12 @@ def _line_height(box: BBox, words: Sequence[WordBox]) -> float:
 
 
 def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: float, y1: float,
-                      h: float, words: Sequence[WordBox]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+                      h: float, words: Sequence[WordBox], hidden: Sequence[BBox] = ()
+                      ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Between x0 and x1 (page x): the column spans of glyph-like ink components centred in
-    rows y0..y1 outside every OCR word box, and the spans that stop growth (OCR words and
-    borders or rules crossing the band); both sorted left to right."""
+    rows y0..y1 outside every OCR word box, and the spans that stop growth (words OCR read
+    surely, boxes of other redactions (``hidden``: that ink is hidden already), borders or
+    rules crossing the band); both sorted left to right."""
     H, W = gray.shape
     cy0, cy1 = max(0, int(y0 - h)), min(H, int(y1 + h))
     x0, x1 = max(0, x0), min(W, x1)
@@ -60,10 +65,15 @@ def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: 
         return [], []
     mask = (gray[cy0:cy1, x0:x1] <= threshold).astype(np.uint8)
     stops = []
+    for bx0, by0, bx1, by1 in hidden:
+        if bx1 > x0 and bx0 < x1 and by1 > y0 and by0 < y1:
+            stops.append((int(bx0), int(np.ceil(bx1))))
     for w in words:
         bx0, by0, bx1, by1 = w.bbox
         if w.is_speck(h):
             continue   # a speck OCR read as a word ("¢1" over a corner of "+1"): unread ink
+        if 0 <= w.conf < UNSURE_CONF:
+            continue   # garbled ("Of 8" for "OK 9297"): misread, not judged; its ink is glyphs
         if bx1 > x0 and bx0 < x1 and by1 > cy0 and by0 < cy1:
             mask[max(0, int(by0) - cy0):max(0, int(np.ceil(by1)) - cy0),
                  max(0, int(bx0) - x0):max(0, int(np.ceil(bx1)) - x0)] = 0
@@ -191,8 +201,9 @@ def _mirror(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def grow_box_over_unread_ink(gray: np.ndarray, box: BBox, words: Sequence[WordBox],
-                             threshold: float) -> BBox:
-    """``box`` grown left and right over unread glyph ink on its line band (see module doc)."""
+                             threshold: float, hidden: Sequence[BBox] = ()) -> BBox:
+    """``box`` grown left and right over unread glyph ink on its line band (see module doc);
+    ``hidden``: the other redactions' boxes, which stop it."""
     x0, y0, x1, y1 = box
     h = _line_height(box, words)
     if h < 4:
@@ -201,9 +212,9 @@ def grow_box_over_unread_ink(gray: np.ndarray, box: BBox, words: Sequence[WordBo
     by0, by1 = y0 + inset, y1 - inset
     gap, most = max(GAP * h, _own_word_gap(gray, threshold, box, by0, by1, h)), MAX_GROW * h
     x0, y0, x1, y1 = _over_double_reads(box, by0, by1, h, words)
-    glyphs, stops = _glyphs_and_stops(gray, threshold, int(np.ceil(x1)), int(x1 + most + 1), by0, by1, h, words)
+    glyphs, stops = _glyphs_and_stops(gray, threshold, int(np.ceil(x1)), int(x1 + most + 1), by0, by1, h, words, hidden)
     new_x1 = _grow_right(glyphs, stops, x1, gap, x1 + most)
-    glyphs, stops = _glyphs_and_stops(gray, threshold, int(x0 - most), int(np.floor(x0)), by0, by1, h, words)
+    glyphs, stops = _glyphs_and_stops(gray, threshold, int(x0 - most), int(np.floor(x0)), by0, by1, h, words, hidden)
     new_x0 = -_grow_right(_mirror(glyphs), _mirror(stops), -x0, gap, -x0 + most)
     return (float(new_x0), y0, float(new_x1), y1)
 
@@ -214,5 +225,7 @@ def grow_redactions_over_unread_ink(gray: np.ndarray, redactions: Sequence[Redac
     if not any(is_critical(r.type) for r in redactions):
         return list(redactions)
     threshold = page_ink_threshold(gray)
-    return [replace(r, bbox=grow_box_over_unread_ink(gray, r.bbox, words, threshold))
-            if is_critical(r.type) else r for r in redactions]
+    boxes = [r.bbox for r in redactions]
+    return [replace(r, bbox=grow_box_over_unread_ink(gray, r.bbox, words, threshold,
+                                                     boxes[:i] + boxes[i + 1:]))
+            if is_critical(r.type) else r for i, r in enumerate(redactions)]

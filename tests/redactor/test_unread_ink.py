@@ -239,3 +239,31 @@ def test_a_cell_border_joined_to_a_rule_along_the_line_still_stops_the_growth():
     red = Redaction((boxes[0][0], boxes[0][1], boxes[1][2], boxes[1][3]), "PHONE", "555 123")
     (grown,) = grow_redactions_over_unread_ink(gray, [red], words_for(boxes, texts, {0, 1}))
     assert grown.bbox[2] < boxes[2][0]
+
+
+def test_a_garbled_word_ocr_was_unsure_of_is_grown_over_not_a_stop():
+    """OCR read the missing group as garbage ("Of8", confidence 13): that word was misread,
+    not judged, so the box grows over its ink as over unread ink; read surely, it stops."""
+    texts = ["Phone:", "555", "123", "4567"]
+    gray, boxes = render(texts)
+    garbled = WordBox("Of8", boxes[3], 13.0, 1, 0)       # on a line of its own, too
+    red = Redaction((boxes[1][0], boxes[1][1], boxes[2][2], boxes[2][3]), "PHONE", "555 123")
+    (grown,) = grow_redactions_over_unread_ink(gray, [red], words_for(boxes, texts, {0, 1, 2}) + [garbled])
+    assert grown.bbox[2] >= ink_right(gray, boxes[3])
+    sure = WordBox("Of8", boxes[3], 91.0, 1, 0)
+    (same,) = grow_redactions_over_unread_ink(gray, [red], words_for(boxes, texts, {0, 1, 2}) + [sure])
+    assert same.bbox[2] == red.bbox[2]
+
+
+def test_another_redaction_stops_the_growth():
+    """The unread ink beside a box that another redaction hides already is not taken in:
+    it hides nothing more and only spoils both boxes' fit."""
+    texts = ["555", "123", "jo@x.io"]
+    gray, boxes = render(texts)
+    words = words_for(boxes, texts, {0, 1}) + [WordBox("jo@x.io", boxes[2], 30.0, 0, 0)]
+    phone = Redaction((boxes[0][0], boxes[0][1], boxes[1][2], boxes[1][3]), "PHONE", "555 123")
+    email = Redaction(boxes[2], "EMAIL", "jo@x.io")
+    grown_phone, grown_email = grow_redactions_over_unread_ink(gray, [phone, email], words)
+    assert grown_phone.bbox[2] < boxes[2][0]
+    (alone,) = grow_redactions_over_unread_ink(gray, [phone], words)
+    assert alone.bbox[2] >= ink_right(gray, boxes[2])
