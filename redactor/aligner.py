@@ -258,12 +258,19 @@ def propagate_repeats(page: OcrPage, spans: Sequence[Span], min_chars: int = 3) 
     covered = {(s.start, s.end) for s in spans}
     out = list(spans)
     seen_values: set[tuple[str, str]] = set()
+    text_lower = page.text.lower()
     for span in spans:
         value = page.text[span.start:span.end].strip()
         key = (value, span.type)
         if len(value) < min_chars or not any(c.isalnum() for c in value) or key in seen_values:
             continue
         seen_values.add(key)
+        # a repeat holds the value's first word: where that occurs once, at the span
+        # itself, there is none (and no pattern to compile)
+        first = value.split()[0]
+        if (text_lower.count(first.lower()) if any(c.isdigit() for c in value)
+                else page.text.count(first)) < 2:
+            continue
         # OCR may read a speck between two words as a stop or comma ("BRANDON. JOHNSON")
         pattern = r"(?<!\w)" + r"[.,;:]?\s+".join(re.escape(p) for p in value.split()) + r"(?!\w)"
         # an identifier's letters may come back in either case from OCR ("SQK", "SQk"); a

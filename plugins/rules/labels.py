@@ -124,6 +124,18 @@ def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | Non
 _COLON_LABEL = re.compile(r"(?<![\w])((?:[A-Za-z][\w'’./\-]*[ ]){0,2}[A-Za-z][\w'’./\-]*?)[ ]?([#:])")
 
 
+CLOSEST_MEMO = 50_000   # fuzzy lookups kept per lexicon before the memo starts again
+
+
+def _closest(lex: LabelLexicon, key: str, keys: list[str]) -> list[str]:
+    memo = lex.closest
+    if key not in memo:
+        if len(memo) >= CLOSEST_MEMO:
+            memo.clear()
+        memo[key] = difflib.get_close_matches(key, keys, n=1, cutoff=FUZZY_CUTOFF)
+    return memo[key]
+
+
 def _fuzzy_matches(text: str, lex: LabelLexicon, taken: list[_Match]) -> list[_Match]:
     """Words before a colon (or '#') are a label by form: when OCR misread them ("Custmer
     Nane:"), take the lexicon phrase they are closest to (similarity >= FUZZY_CUTOFF)."""
@@ -138,7 +150,7 @@ def _fuzzy_matches(text: str, lex: LabelLexicon, taken: list[_Match]) -> list[_M
             key = normalise_label(phrase)
             if len(key) < 4 or lex.stop_regex.fullmatch(phrase):
                 continue
-            close = difflib.get_close_matches(key, keys, n=1, cutoff=FUZZY_CUTOFF)
+            close = _closest(lex, key, keys)
             if close:
                 start = m.start(1) + len(" ".join(words[:k])) + (1 if k else 0)
                 out.append(_Match(start, m.end(), m.end(1), close[0], m.group(2) == "#", True))

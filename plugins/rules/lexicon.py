@@ -3,7 +3,7 @@ with their macros, the label lexicon, address and name vocabularies."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -41,6 +41,9 @@ class LabelLexicon:
     # only OCR folding explains ("Allen" read as "alien") is a label only when its form says
     # so (a ':' or '#', a cell of its own)
     literal: frozenset[str] = frozenset()
+    # normalised words before a colon -> the phrase closest to them (None: none close enough);
+    # labels repeat from page to page, and the fuzzy search is the costly part
+    closest: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def letters_key(text: str) -> str:
