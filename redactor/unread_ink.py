@@ -51,6 +51,11 @@ def _line_height(box: BBox, words: Sequence[WordBox]) -> float:
     return float(median(hs)) if hs else box[3] - box[1]
 
 
+def _glyph_sized(width: float, height: float, h: float) -> bool:
+    """Whether an ink component has a glyph's size on a line of text height ``h``."""
+    return MIN_GLYPH_H * h <= height <= MAX_GLYPH_H * h and width <= MAX_GLYPH_W * h
+
+
 def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: float, y1: float,
                       h: float, words: Sequence[WordBox], hidden: Sequence[BBox] = ()
                       ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
@@ -107,9 +112,8 @@ def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: 
                 else:
                     stops.append(span)     # a border or rule across the line ends the value
             continue
-        if sh < MIN_GLYPH_H * h or not y0 <= (top + bottom) / 2 <= y1:
-            continue
-        glyphs.append(span)
+        if _glyph_sized(sw, sh, h) and y0 <= (top + bottom) / 2 <= y1:
+            glyphs.append(span)
     return sorted(glyphs), sorted(stops)
 
 
@@ -129,8 +133,7 @@ def _crossed_glyphs(comp: np.ndarray, h: float, top: int, y0: float, y1: float
     glyphs, stops = [], []
     n, _, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
     for sx, sy, sw, sh, _ in stats[1:]:
-        centre = top + sy + sh / 2
-        if MIN_GLYPH_H * h <= sh <= MAX_GLYPH_H * h and sw <= MAX_GLYPH_W * h and y0 <= centre <= y1:
+        if _glyph_sized(sw, sh, h) and y0 <= top + sy + sh / 2 <= y1:
             glyphs.append((int(sx), int(sx + sw)))
     n, _, stats, _ = cv2.connectedComponentsWithStats(upright, connectivity=8)
     for sx, sy, sw, sh, _ in stats[1:]:
