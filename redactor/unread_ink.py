@@ -5,8 +5,10 @@ address line, the last group of a phone number, a "+1" before it. No word box co
 ink, so no detector can tag it, yet a reader sees it right beside the black box and reads
 the value's missing part. A box of a critical type therefore grows sideways, on its own
 line band, over the glyph-like ink that follows it at word spacing and that no OCR word
-claims. It stops at the first word OCR read surely (that text was read and judged; a word
-read unsure is garbled ink like any other), at another redaction's box (that ink is hidden
+claims. It stops at the first OCR word (that text was read and judged; a word read unsure
+that can be the value's misread rest or start, as redactor.unsure_words judges it, is
+garbled ink like any other, while a label before a value is often read unsure too), at
+another redaction's box (that ink is hidden
 already), at a gap wider than a word space, at a rule or cell border, and after a bounded
 length. Pure functions on numpy
 arrays; the Redaction-level wrapper keeps everything but the box.
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from statistics import median
-from typing import Sequence
+from typing import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -23,7 +25,7 @@ import numpy as np
 from redactor.ink_boxes import ink_components, mostly_rule, straight_runs
 from redactor.model import BBox, Redaction, WordBox
 from redactor.taxonomy import is_critical
-from redactor.unsure_words import UNSURE_CONF
+from redactor.unsure_words import UNSURE_CONF, can_begin, can_continue
 
 # All relative to the text height h of the box's line.
 GAP = 0.9           # unread ink must start within this of the box edge, and its glyphs
@@ -57,12 +59,14 @@ def _glyph_sized(width: float, height: float, h: float) -> bool:
 
 
 def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: float, y1: float,
-                      h: float, words: Sequence[WordBox], hidden: Sequence[BBox] = ()
+                      h: float, words: Sequence[WordBox], hidden: Sequence[BBox] = (),
+                      passable: Callable[[str], bool] | None = None
                       ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Between x0 and x1 (page x): the column spans of glyph-like ink components centred in
-    rows y0..y1 outside every OCR word box, and the spans that stop growth (words OCR read
-    surely, boxes of other redactions (``hidden``: that ink is hidden already), borders or
-    rules crossing the band); both sorted left to right."""
+    rows y0..y1 outside every OCR word box, and the spans that stop growth (OCR words,
+    boxes of other redactions (``hidden``: that ink is hidden already), borders or rules
+    crossing the band); both sorted left to right. ``passable``: which words OCR read
+    unsure (but a label's "...:") are ink like any other, not stops."""
     H, W = gray.shape
     cy0, cy1 = max(0, int(y0 - h)), min(H, int(y1 + h))
     x0, x1 = max(0, x0), min(W, x1)
@@ -77,7 +81,8 @@ def _glyphs_and_stops(gray: np.ndarray, threshold: float, x0: int, x1: int, y0: 
         bx0, by0, bx1, by1 = w.bbox
         if w.is_speck(h):
             continue   # a speck OCR read as a word ("¢1" over a corner of "+1"): unread ink
-        if 0 <= w.conf < UNSURE_CONF:
+        if passable is not None and 0 <= w.conf < UNSURE_CONF and not w.text.endswith(":") \
+                and passable(w.text):
             continue   # garbled ("Of 8" for "OK 9297"): misread, not judged; its ink is glyphs
         if bx1 > x0 and bx0 < x1 and by1 > cy0 and by0 < cy1:
             mask[max(0, int(by0) - cy0):max(0, int(np.ceil(by1)) - cy0),
@@ -204,9 +209,12 @@ def _mirror(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def grow_box_over_unread_ink(gray: np.ndarray, box: BBox, words: Sequence[WordBox],
-                             threshold: float, hidden: Sequence[BBox] = ()) -> BBox:
+                             threshold: float, hidden: Sequence[BBox] = (),
+                             span_type: str | None = None) -> BBox:
     """``box`` grown left and right over unread glyph ink on its line band (see module doc);
-    ``hidden``: the other redactions' boxes, which stop it."""
+    ``hidden``: the other redactions' boxes, which stop it. With ``span_type``, the words
+    OCR read unsure that can continue (after the box) or begin (before it) a value of that
+    type are grown over like unread ink (redactor.unsure_words' judgement)."""
     x0, y0, x1, y1 = box
     h = _line_height(box, words)
     if h < 4:
@@ -215,9 +223,11 @@ def grow_box_over_unread_ink(gray: np.ndarray, box: BBox, words: Sequence[WordBo
     by0, by1 = y0 + inset, y1 - inset
     gap, most = max(GAP * h, _own_word_gap(gray, threshold, box, by0, by1, h)), MAX_GROW * h
     x0, y0, x1, y1 = _over_double_reads(box, by0, by1, h, words)
-    glyphs, stops = _glyphs_and_stops(gray, threshold, int(np.ceil(x1)), int(x1 + most + 1), by0, by1, h, words, hidden)
+    glyphs, stops = _glyphs_and_stops(gray, threshold, int(np.ceil(x1)), int(x1 + most + 1), by0, by1, h, words, hidden,
+                                      lambda t: can_continue(span_type, t))
     new_x1 = _grow_right(glyphs, stops, x1, gap, x1 + most)
-    glyphs, stops = _glyphs_and_stops(gray, threshold, int(x0 - most), int(np.floor(x0)), by0, by1, h, words, hidden)
+    glyphs, stops = _glyphs_and_stops(gray, threshold, int(x0 - most), int(np.floor(x0)), by0, by1, h, words, hidden,
+                                      lambda t: can_begin(span_type, t))
     new_x0 = -_grow_right(_mirror(glyphs), _mirror(stops), -x0, gap, -x0 + most)
     return (float(new_x0), y0, float(new_x1), y1)
 
@@ -230,5 +240,5 @@ def grow_redactions_over_unread_ink(gray: np.ndarray, redactions: Sequence[Redac
     threshold = page_ink_threshold(gray)
     boxes = [r.bbox for r in redactions]
     return [replace(r, bbox=grow_box_over_unread_ink(gray, r.bbox, words, threshold,
-                                                     boxes[:i] + boxes[i + 1:]))
+                                                     boxes[:i] + boxes[i + 1:], r.type))
             if is_critical(r.type) else r for i, r in enumerate(redactions)]

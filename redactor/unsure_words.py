@@ -55,7 +55,7 @@ def _unsure(page: OcrPage, i: int, taken: set[int]) -> bool:
         i not in taken and not w.text.endswith(":")
 
 
-def _continues(span_type: str, text: str) -> bool:
+def can_continue(span_type: str, text: str) -> bool:
     """Whether a garbled word can be the rest of a value of this type: a name goes on with
     a capitalised word, a number with a digit or a short run of misread ones ("OLE aS 1G")."""
     if span_type == "PERSON":
@@ -65,7 +65,7 @@ def _continues(span_type: str, text: str) -> bool:
     return any(c.isdigit() for c in text) or len(text) <= 4
 
 
-def _begins(span_type: str, text: str) -> bool:
+def can_begin(span_type: str, text: str) -> bool:
     """Whether a garbled word before a value can be its misread start rather than its label
     ("Fax", "ACCT", "Invoice" are often unsure too): a digit for numbers and addresses, a
     capitalised word (not a capitals-only label) for names, a digit or an address sign for
@@ -102,7 +102,7 @@ def grow_over_unsure_words(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
         for _ in range(MAX_WORDS):
             nxt = hi + 1
             if nxt < len(page.words) and _unsure(page, nxt, taken) and _next_to(page, hi, nxt, spacing) \
-                    and _continues(sp.type, page.words[nxt].text):
+                    and can_continue(sp.type, page.words[nxt].text):
                 hi = nxt
             else:
                 break
@@ -110,7 +110,7 @@ def grow_over_unsure_words(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
         for _ in range(MAX_WORDS):
             prv = lo - 1
             if prv >= 0 and _unsure(page, prv, taken) and _next_to(page, lo, prv, spacing) \
-                    and _begins(sp.type, page.words[prv].text):
+                    and can_begin(sp.type, page.words[prv].text):
                 lo = prv
             else:
                 break

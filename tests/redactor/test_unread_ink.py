@@ -258,12 +258,28 @@ def test_a_garbled_word_ocr_was_unsure_of_is_grown_over_not_a_stop():
 def test_another_redaction_stops_the_growth():
     """The unread ink beside a box that another redaction hides already is not taken in:
     it hides nothing more and only spoils both boxes' fit."""
-    texts = ["555", "123", "jo@x.io"]
+    texts = ["555", "123", "4S67"]
     gray, boxes = render(texts)
-    words = words_for(boxes, texts, {0, 1}) + [WordBox("jo@x.io", boxes[2], 30.0, 0, 0)]
+    words = words_for(boxes, texts, {0, 1}) + [WordBox("4S67", boxes[2], 30.0, 0, 0)]
     phone = Redaction((boxes[0][0], boxes[0][1], boxes[1][2], boxes[1][3]), "PHONE", "555 123")
-    email = Redaction(boxes[2], "EMAIL", "jo@x.io")
-    grown_phone, grown_email = grow_redactions_over_unread_ink(gray, [phone, email], words)
+    other = Redaction(boxes[2], "REFERENCE_NUMBER", "4S67")
+    grown_phone, _ = grow_redactions_over_unread_ink(gray, [phone, other], words)
     assert grown_phone.bbox[2] < boxes[2][0]
     (alone,) = grow_redactions_over_unread_ink(gray, [phone], words)
     assert alone.bbox[2] >= ink_right(gray, boxes[2])
+
+
+def test_a_label_read_unsure_still_stops_the_growth():
+    """"Tel:" (or "Tel") read at confidence 38 before a phone number is its label, not
+    garbled ink: the box does not grow over it; a misread digit group there is."""
+    texts = ["Tel", "555", "123", "4567"]
+    gray, boxes = render(texts)
+    red = Redaction((boxes[1][0], boxes[1][1], boxes[3][2], boxes[3][3]), "PHONE", "555 123 4567")
+    for label in ("Tel:", "Tel"):      # a label by its colon, or a word no number begins with
+        words = [WordBox(label, boxes[0], 38.0, 0, 0)] + words_for(boxes, texts, {1, 2, 3})
+        (same,) = grow_redactions_over_unread_ink(gray, [red], words)
+        assert same.bbox[0] == red.bbox[0]
+    # the misread first group of the number (it has a digit) is grown over
+    garbled = [WordBox("5l1", boxes[0], 38.0, 0, 0)] + words_for(boxes, texts, {1, 2, 3})
+    (grown,) = grow_redactions_over_unread_ink(gray, [red], garbled)
+    assert grown.bbox[0] <= boxes[0][0] + 2
