@@ -8,10 +8,9 @@ line band, over the glyph-like ink that follows it at word spacing and that no O
 claims. It stops at the first OCR word (that text was read and judged; a word read unsure
 that can be the value's misread rest or start, as redactor.unsure_words judges it, is
 garbled ink like any other, while a label before a value is often read unsure too), at
-another redaction's box (that ink is hidden
-already), at a gap wider than a word space, at a rule or cell border, and after a bounded
-length. Pure functions on numpy
-arrays; the Redaction-level wrapper keeps everything but the box.
+another redaction's box (that ink is hidden already), at a gap wider than a word space, at
+a rule or cell border, and after a bounded length. Pure functions on numpy arrays; the
+Redaction-level wrapper keeps everything but the box.
 """
 from __future__ import annotations
 
@@ -223,11 +222,13 @@ def grow_box_over_unread_ink(gray: np.ndarray, box: BBox, words: Sequence[WordBo
     by0, by1 = y0 + inset, y1 - inset
     gap, most = max(GAP * h, _own_word_gap(gray, threshold, box, by0, by1, h)), MAX_GROW * h
     x0, y0, x1, y1 = _over_double_reads(box, by0, by1, h, words)
-    glyphs, stops = _glyphs_and_stops(gray, threshold, int(np.ceil(x1)), int(x1 + most + 1), by0, by1, h, words, hidden,
-                                      lambda t: can_continue(span_type, t))
+    after = (lambda t: can_continue(span_type, t)) if span_type else None
+    before = (lambda t: can_begin(span_type, t)) if span_type else None
+    glyphs, stops = _glyphs_and_stops(gray, threshold, int(np.ceil(x1)), int(x1 + most + 1),
+                                      by0, by1, h, words, hidden, after)
     new_x1 = _grow_right(glyphs, stops, x1, gap, x1 + most)
-    glyphs, stops = _glyphs_and_stops(gray, threshold, int(x0 - most), int(np.floor(x0)), by0, by1, h, words, hidden,
-                                      lambda t: can_begin(span_type, t))
+    glyphs, stops = _glyphs_and_stops(gray, threshold, int(x0 - most), int(np.floor(x0)),
+                                      by0, by1, h, words, hidden, before)
     new_x0 = -_grow_right(_mirror(glyphs), _mirror(stops), -x0, gap, -x0 + most)
     return (float(new_x0), y0, float(new_x1), y1)
 

@@ -11,6 +11,7 @@ from plugins.rules import values as V
 from plugins.rules.hits import Hit
 from plugins.rules.layout import Layout
 from plugins.rules.lexicon import Vocab, normalise_label
+from redactor.unsure_words import UNSURE_CONF
 
 
 def _alt(words, escape=True) -> str:
@@ -201,16 +202,15 @@ def _raw_hits(layout: Layout, rx: AddressRegexes, segs, seg_of,
     return out
 
 
-GARBLED_CONF = 50.0   # OCR confidence below which a word counts as unsure (redactor.unsure_words)
 GARBLED_WORDS = 3     # words a garbled city may have read as
 
 
 def _garbled_place(layout: Layout, segs, seg_of, w: int, end: int) -> int | None:
     """First word of the garbled city before a state and ZIP that end their cell: every
     word before them (at most GARBLED_WORDS) is either unsure or no place word (not
-    capitalised), and one at least is unsure; None otherwise (a readable "City, ST" is city_line's). The garbled
-    words may stand in a cell of their own just left on the row: merged with the line
-    above, they are too tall to share the state's line."""
+    capitalised), and one at least is unsure; None otherwise (a readable "City, ST" is
+    city_line's). The garbled words may stand in a cell of their own just left on the
+    row: merged with the line above, they are too tall to share the state's line."""
     seg = segs[seg_of[w]]
     if layout.offsets[seg[-1]][1] > end + 1:
         return None
@@ -222,8 +222,8 @@ def _garbled_place(layout: Layout, segs, seg_of, w: int, end: int) -> int | None
         if len(left) != 1 or layout.offsets[left[0][-1]][1] > layout.offsets[w][0]:
             return None
         before = left[0]
-    unsure = [b for b in before if layout.words[b].conf < GARBLED_CONF]
-    placeish = [b for b in before if layout.words[b].conf >= GARBLED_CONF
+    unsure = [b for b in before if layout.words[b].conf < UNSURE_CONF]
+    placeish = [b for b in before if layout.words[b].conf >= UNSURE_CONF
                 and re.match(r"[A-Z]", layout.words[b].text)]
     # a city name is a few words; more before the state is a line of prose
     if not unsure or placeish or len(before) > GARBLED_WORDS:
