@@ -41,7 +41,7 @@ class LabelLexicon:
     # only OCR folding explains ("Allen" read as "alien") is a label only when its form says
     # so (a ':' or '#', a cell of its own)
     literal: frozenset[str] = frozenset()
-    # normalised words before a colon -> the phrase closest to them (None: none close enough);
+    # normalised words before a colon -> [the phrase closest to them], [] when none is close;
     # labels repeat from page to page, and the fuzzy search is the costly part
     closest: dict = field(default_factory=dict, compare=False, repr=False)
 
