@@ -198,8 +198,33 @@ def _raw_hits(layout: Layout, rx: AddressRegexes, segs, seg_of,
                 continue   # "1905 Pine Street" is a US street line, not "postcode + town"
             if kind in ("uk_postcode", "ca_postcode"):
                 s = _extend_over_place_words(layout, seg, w, s)
+            if kind == "street":
+                s = _split_house_number_start(layout, seg, w, s)
             out.append(_LineHit(kind, s, e, seg_of[w]))
     return out
+
+
+HOUSE_SPLIT_GAP = 1.0  # text heights: the widest gap OCR reads inside a house number
+MAX_HOUSE_DIGITS = 6
+
+
+def _split_house_number_start(layout: Layout, seg: list[int], w: int, start: int) -> int:
+    """Start of a house number that OCR split and misread in part ("$71 14 Davis Heights"
+    for 57114): the word right before the number, closer than a word space of a wide
+    scan, that reads as digits once the usual confusions are undone, is its first part."""
+    pos = seg.index(w)
+    if pos == 0 or layout.offsets[w][0] != start:
+        return start
+    prev = seg[pos - 1]
+    head = layout.words[prev].text.lstrip(JUNK_LEAD)
+    number = layout.page.text[start:layout.offsets[w][1]]
+    digits = head.translate(_HOUSE_NUMBER_CONFUSIONS)
+    if not any(c.isdigit() for c in head) or not digits.isdigit() or \
+            len(digits) + sum(c.isdigit() for c in number) > MAX_HOUSE_DIGITS:
+        return start
+    if layout.words[w].bbox[0] - layout.words[prev].bbox[2] > HOUSE_SPLIT_GAP * layout.line_of_word(w).height:
+        return start
+    return layout.offsets[prev][0]
 
 
 GARBLED_WORDS = 3     # words a garbled city may have read as
@@ -507,10 +532,16 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
 
 
 # between the cells of one address row: separators, and at most a state code OCR did not
-# read as one ("New Dawnmouth | wi | 39646")
-_ROW_SEP = re.compile(r"[ ,;|\-–]*(?:[A-Za-z]{2}\.?[ ,;|\-–]+)?")
-_ZIP_AFTER = re.compile(r"[ ,;|\-–]*(?:[A-Za-z]{2}\.?[ ,;|\-–]+)?"
+# read as one ("New Dawnmouth | wi | 39646"); the separators include what OCR makes of a
+# cell's dashed or dotted border and of specks beside it ("Unions ‘New Erica ab ! 91145")
+_CELL_SEP = r"[ ,;|\-–!¦‘’'`´\"“”_]"
+_ROW_SEP = re.compile(rf"{_CELL_SEP}*(?:[A-Za-z]{{2}}\.?{_CELL_SEP}+)?")
+_ZIP_AFTER = re.compile(rf"{_CELL_SEP}*(?:[A-Za-z]{{2}}\.?{_CELL_SEP}+)?"
                         r"(?:\d{5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d)(?![\w])")
+# ... or the city's own cell, between the street's and the state's ("49721 Johnson Turnpike
+# Apt. 253 | Juliemouth | NH | 63523" where OCR misread the CITY caption)
+_CITY_CELL = re.compile(rf"{_CELL_SEP}+[A-Z][A-Za-z.'’\-]+(?:[ ][A-Z][A-Za-z.'’\-]+){{0,2}}{_CELL_SEP}+")
+_STATE_CODE = re.compile(r"[A-Z]{2}\.?")
 _POSTCODE_ONLY = re.compile(
     r"\d{4,5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}")
 _ENDS_POSTCODE = re.compile(r"(?:\d{5}(?:[ ]?-[ ]?\d{4})?|[A-Z]\d[A-Z][ ]?\d[A-Z]\d)\W*$")
@@ -537,8 +568,11 @@ def join_address_rows(layout: Layout, spans: list, text: str) -> list:
             (_ENDS_POSTCODE.search(prev.text) is not None or _ENDS_MISREAD_ZIP.search(prev.text) is not None)
         continues = (sp.type == "LOCATION" and not complete) or \
             (sp.type == "ADDRESS" and _POSTCODE_ONLY.fullmatch(sp.text))
+        between = text[prev.end:sp.start] if prev is not None else ""
         if prev is not None and prev.type == "ADDRESS" and continues \
-                and _ROW_SEP.fullmatch(text[prev.end:sp.start]) and _close(layout, prev.end, sp.start):
+                and (_ROW_SEP.fullmatch(between) or
+                     (sp.type == "LOCATION" and _STATE_CODE.fullmatch(sp.text) and _CITY_CELL.fullmatch(between))) \
+                and _close(layout, prev.end, sp.start):
             out[-1] = prev.with_(end=sp.end, score=max(prev.score, sp.score), text=text[prev.start:sp.end])
             continue
         out.append(sp)

@@ -652,6 +652,41 @@ def test_address_written_across_the_cells_of_a_row(det, state):
     assert any(t == "ADDRESS" and v.startswith("6783 Nolan Inlet") and v.endswith("39646") for t, v in spans)
 
 
+def test_address_row_across_border_reads_and_a_misread_state(det):
+    """The row under "HOME ADDRESS | CITY | STATE | ZIP CODE" as a bad scan reads it: a
+    speck before the city ("‘New"), the state misread ("ab") and the dotted border before
+    the ZIP read as "!". The cells are still one address."""
+    rows = [[(20, "HOME ADDRESS (Number and Street)"), (600, "CITY"), (900, "STATE"), (1050, "ZIP CODE")],
+            [(20, "917 Sandy Unions"), (600, "‘New Erica"), (900, "ab"), (1040, "!"), (1050, "91145")]]
+    spans = {(s.type, s.text) for s in det.detect(one_line_rows(rows))}
+    assert any(t == "ADDRESS" and v.startswith("917 Sandy Unions") and v.endswith("91145") for t, v in spans)
+
+
+def test_address_row_whose_city_caption_was_misread(det):
+    """"CITY" read as "GITY": the city cell has no caption, but between the street's cell
+    and the state's it is the address's city.
+    Without a state cell after it, a word beside a street line is no city."""
+    rows = [[(20, "HOME ADDRESS (Number and Street)"), (650, "GITY"), (900, "STATE"), (1050, "ZIP CODE")],
+            [(20, "49721 Johnson Turnpike Apt. 253"), (650, "Juliemouth"), (900, "NH"), (1050, "63523")]]
+    spans = {(s.type, s.text) for s in det.detect(one_line_rows(rows))}
+    assert ("ADDRESS", "49721 Johnson Turnpike Apt. 253 Juliemouth NH 63523") in spans
+    rows = [[(20, "HOME ADDRESS (Number and Street)"), (650, "GITY")],
+            [(20, "49721 Johnson Turnpike Apt. 253"), (650, "Juliemouth")]]
+    spans = {(s.type, s.text) for s in det.detect(one_line_rows(rows))}
+    assert not any(t == "ADDRESS" and "Juliemouth" in v for t, v in spans)
+
+
+def test_house_number_split_and_misread_by_ocr(det):
+    """"57114" read "$71 14": the digit-like piece right before the number is its start;
+    a word that does not read as digits, or one a wide gap away, is not."""
+    assert ("ADDRESS", "$71 14 Davis Heights, Sheliuhaven, ND 56896") in \
+        found(det, ["$71 14 Davis Heights, Sheliuhaven, ND 56896"])
+    spans = found(det, ["Ref 14 Davis Heights, Sheliuhaven, ND 56896"])
+    assert any(v.startswith("14 Davis") for t, v in spans if t == "ADDRESS")
+    spans = found(det, ["371      14 Davis Heights, Sheliuhaven, ND 56896"])
+    assert any(v.startswith("14 Davis") for t, v in spans if t == "ADDRESS")
+
+
 def test_compound_labels_take_the_type_of_their_last_word(det):
     spans = found(det, ["Employer Address: 461 Gray Fort, Honolulu, HI 96813",
                         "Customer Account Number 55120-88"])
