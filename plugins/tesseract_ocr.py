@@ -36,7 +36,7 @@ from redactor.plugin_api import OcrBackend
 from plugins._tesseract_lib import TesseractTimeout, load_library
 
 # Bumped whenever a change here can change the words read: part of the cache key.
-ALGORITHM_REVISION = "8"
+ALGORITHM_REVISION = "9"
 INSTALL_HINT = "install Debian package tesseract-ocr"
 log = logging.getLogger(__name__)
 _CMD_LOCK = threading.Lock()
@@ -72,6 +72,10 @@ MIN_UPSCALE = 1.25
 # Tesseract reads it as well or better (noise averages out) in fewer pixels. Measured on
 # the generated 300 dpi pages (docs/ocr.md, "Big text"): 26 % less time, 4 % more values.
 SHRINK_ABOVE = 16.0
+# A page with text small enough to be upscaled and at least this share of its ink's
+# components specks (``scan_cleanup.fragment_share``: strokes broken by dithering or wear)
+# gets its strokes repaired before the first read, not after it (``repair_first``).
+REPAIR_FIRST_SHARE = 0.25
 
 
 @dataclass
@@ -177,7 +181,7 @@ class TesseractOcr(OcrBackend):
                  join_broken: bool = True, repair: bool = True, find_tables: bool = True,
                  orientation_check: str = "ink", shrink_above: float | None = SHRINK_ABOVE,
                  split_merged: bool = True, reread_unsure: bool = True, join_lines: bool = True,
-                 read_unread: bool = True,
+                 read_unread: bool = True, repair_first: float | str | None = REPAIR_FIRST_SHARE,
                  engine: str = "auto",
                  timeout: float = 120.0, tesseract_cmd: str = "tesseract", **unknown):
         if unknown:
@@ -228,6 +232,12 @@ class TesseractOcr(OcrBackend):
         self.shrink_above = _as_number(shrink_above, "shrink_above", float) if shrink_above else None
         if self.shrink_above is not None and not 12 <= self.shrink_above <= 80:
             raise InputError(f"tesseract: shrink_above must be between 12 and 80 px (got {shrink_above})")
+        if str(repair_first).strip().lower() in ("", "none", "off", "false"):
+            repair_first = None
+        self.repair_first = _as_number(repair_first, "repair_first", float) \
+            if repair_first is not None else None
+        if self.repair_first is not None and not 0 < self.repair_first <= 1:
+            raise InputError(f"tesseract: repair_first must be a share in (0, 1] or off (got {repair_first})")
         self.orientation_check = str(orientation_check).lower()
         if self.orientation_check not in ("ink", "read"):
             raise InputError(f"tesseract: orientation_check must be ink or read (got {orientation_check!r})")
@@ -289,7 +299,7 @@ class TesseractOcr(OcrBackend):
                 f"find_tables={self.find_tables} orientation_check={self.orientation_check} "
                 f"shrink_above={self.shrink_above} split_merged={self.split_merged} "
                 f"reread_unsure={self.reread_unsure} join_lines={self.join_lines} "
-                f"read_unread={self.read_unread}")
+                f"read_unread={self.read_unread} repair_first={self.repair_first}")
 
     def describe(self) -> str:
         # not in the fingerprint: library and binary read the same words
@@ -302,9 +312,13 @@ class TesseractOcr(OcrBackend):
         height, width = gray.shape[:2]
         if width == 0 or height == 0:
             raise InputError("tesseract: empty image (0 pixels)")
-        work, forward, text_h, dpi = self._prepare(gray, image, deadline)
-        words = self._read_words(work, self.psm, dpi, deadline)
-        repaired = False
+        work, forward, text_h, dpi, specks = self._prepare(gray, image, deadline)
+        # A page whose strokes broke into specks (dithered, worn) is read weakly as it is
+        # and gets the repaired read anyway: it is read repaired straight away.
+        repaired = self.repair and self.preprocess and self.repair_first is not None \
+            and specks is not None and specks >= self.repair_first
+        words = self._read_words(sc.repair_strokes(work, text_h) if repaired else work,
+                                 self.psm, dpi, deadline)
         if not _reads_upright(words):
             # Few confident words: a sideways or upside-down page, or a badly printed
             # upright one (broken, dotted, eaten-away strokes). Orientation detection
@@ -318,8 +332,10 @@ class TesseractOcr(OcrBackend):
                 if detect and self.orientation_check == "ink" else None
             turned_first = detect and (evidence is None or sc.looks_turned(evidence))
             if turned_first:
+                before = work
                 work, forward, words = self._turn_upright(work, forward, words, text_h, dpi, deadline)
-            if self.repair and self.preprocess and not _reads_upright(words):
+                repaired = repaired and work is before
+            if self.repair and self.preprocess and not repaired and not _reads_upright(words):
                 words, repaired = self._repaired_read(work, words, text_h, dpi, deadline), True
             if detect and not turned_first and not _reads_upright(words) \
                     and not sc.looks_upright(evidence):
@@ -403,8 +419,10 @@ class TesseractOcr(OcrBackend):
         return again if _quality(again) > _quality(words) else words
 
     def _prepare(self, gray: np.ndarray, image, deadline: float):
-        """Working image, the affine from the given image to it, the working text height and
-        the resolution to tell Tesseract."""
+        """Working image, the affine from the given image to it, the working text height, the
+        resolution to tell Tesseract, and the share of the ink's components that are specks
+        (``scan_cleanup.fragment_share``; None where it was not measured: text tall enough
+        not to be upscaled, or no clean-up)."""
         forward = sc.identity()
         work = gray
         # A fax stored at 204x98 dpi has squashed letters: its rows are further apart.
@@ -420,8 +438,11 @@ class TesseractOcr(OcrBackend):
             work = sc.normalise_contrast(work)
             work = sc.denoise(work, aspect, bilevel)
         text_h = sc.estimate_text_height(work)
-        if self.preprocess and self.join_broken and (not text_h or text_h < self.target_height / MIN_UPSCALE) \
-                and sc.fragment_share(work) >= sc.FRAGMENT_SHARE:
+        specks = None
+        if self.preprocess and (self.join_broken or self.repair_first is not None) \
+                and (not text_h or text_h < self.target_height / MIN_UPSCALE):
+            specks = sc.fragment_share(work)
+        if self.join_broken and specks is not None and specks >= sc.FRAGMENT_SHARE:
             # Only pages about to be upscaled for small text: fragments of broken strokes
             # look like small text, while a page measured at full size is not enlarged.
             work, text_h = sc.join_broken_strokes(work, text_h, gain=sc.BROKEN_STROKE_GAIN)
@@ -458,7 +479,7 @@ class TesseractOcr(OcrBackend):
         if self.orientation not in ("auto", "off"):
             work, forward = _turn(work, forward, (-int(self.orientation) // 90) % 4)
         work, forward = self._straighten(work, forward, text_h)
-        return work, forward, text_h, dpi
+        return work, forward, text_h, dpi, specks
 
     def _straighten(self, work: np.ndarray, forward, text_h):
         if self.deskew:

@@ -322,6 +322,37 @@ def test_page_of_broken_strokes_is_read_again_with_the_strokes_repaired():
     assert fixed >= before + 3
 
 
+class CountingOcr(TesseractOcr):
+    """The backend as it is, noting the size of every image it hands Tesseract."""
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.reads = []
+
+    def _read_words(self, img, psm, dpi, deadline):
+        self.reads.append(img.shape)
+        return super()._read_words(img, psm, dpi, deadline)
+
+
+def test_page_of_specks_is_read_repaired_at_once():
+    from eval.dataset import load_dataset
+
+    pages = {p.page_id: p for p in load_dataset(DATA / "challenge" / "pages.jsonl")}
+    # doc-0001 and oth-0004: faint print a 1-bit copier broke into dots (over half the
+    # ink's components are specks); inv-0002: a noisy scan of solid print (under a tenth)
+    for page_id, at_once_expected in (("doc-0001", True), ("oth-0004", True), ("inv-0002", False)):
+        image = Image.open(pages[page_id].image)
+        at_once, after = CountingOcr(), CountingOcr(repair_first="off")
+        page, before = at_once.read(image), after.read(image)
+        # Read as given first, the dotted pages kept their repaired read: the same words
+        # and boxes now come from one full-page read less. Solid print reads as before.
+        assert [(w.text, w.bbox) for w in page.words] == [(w.text, w.bbox) for w in before.words]
+        assert len(at_once.reads) == len(after.reads) - at_once_expected, page_id
+    with pytest.raises(InputError, match="repair_first"):
+        TesseractOcr(repair_first=2)
+    assert TesseractOcr(repair_first="off").fingerprint() != TesseractOcr().fingerprint()
+
+
 def test_upright_page_read_only_in_part_is_read_again_repaired():
     # oth-0004 of the committed challenge set: a faint, broken scan whose few solid words
     # read well, so it reads upright and is no weak read; its values did not read at all
