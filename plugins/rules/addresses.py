@@ -58,8 +58,14 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     ca_pc = r"[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ ]?\d[ABCEGHJ-NPRSTV-Z]\d"
     # OCR splits a long city name ("Lake Ky leton, NM"): a lower-case last piece right
     # before the comma, after a capitalised word
-    place = (r"(?:(?:[A-Z][A-Za-z.'’\-]*[ ]){0,3}[A-Z][A-Za-z.'’\-]*"
-             r"|(?:[A-Z][A-Za-z.'’\-]*[ ]){1,3}[a-z]{2,}(?=,))")
+    # The letters whose small form is the capital made smaller (c o s u v w x z) lose
+    # their case where OCR has no capital beside them to compare, as a line's first
+    # letter ("south Adam, AL 27219"): the first of a place's several words may start
+    # with one when at least four letters long.
+    first = r"(?:[A-Z]|[cosuvwxz](?=[a-z]{3}))"
+    place = (rf"(?:{first}[A-Za-z.'’\-]*[ ](?:[A-Z][A-Za-z.'’\-]*[ ]){{0,2}}[A-Z][A-Za-z.'’\-]*"
+             rf"|[A-Z][A-Za-z.'’\-]*"
+             rf"|{first}[A-Za-z.'’\-]*[ ](?:[A-Z][A-Za-z.'’\-]*[ ]){{0,2}}[a-z]{{2,}}(?=,))")
     # OCR specks glue to a word's edge ("_New Robertview", "‘IA 22868")
     speck = r"[_‘’'`´|.]?"
     city_line = re.compile(
@@ -256,16 +262,24 @@ def _garbled_place(layout: Layout, segs, seg_of, w: int, end: int) -> int | None
     return before[0]
 
 
-def _seg_extent(text: str, hits: list[_LineHit]) -> tuple[int, int]:
-    """Join the address hits of one cell when little but separators lies between them
-    ("220 N Wacker Dr, Suite 1400, Chicago, IL 60606")."""
+def _seg_runs(text: str, hits: list[_LineHit]) -> list[tuple[int, int]]:
+    """The address hits of one cell, joined where little but separators lies between them
+    ("220 N Wacker Dr, Suite 1400, Chicago, IL 60606"); a cell naming two addresses
+    ("Ship to ... Or collect at ...") gives two runs."""
     hits = sorted(hits, key=lambda h: h.start)
-    s, e = hits[0].start, hits[0].end
+    runs = [(hits[0].start, hits[0].end)]
     for h in hits[1:]:
+        s, e = runs[-1]
         between = text[e:h.start]
-        if h.start <= e or (len(between) <= JOIN_CHARS and not re.search(r"[.!?]\s|\n", between)):
-            e = max(e, h.end)
-    return s, e
+        # a stop ends a sentence, except right after a unit or house number, where it is
+        # the comma OCR read as a stop ("Suite 277. Jasonchester, GA 49815")
+        stop = re.search(r"[.!?]\s|\n", between) and not (
+            re.fullmatch(r"\.[ ]", between) and e > s and text[e - 1].isdigit())
+        if h.start <= e or (len(between) <= JOIN_CHARS and not stop):
+            runs[-1] = (s, max(e, h.end))
+        else:
+            runs.append((h.start, h.end))
+    return runs
 
 
 def _x0(layout: Layout, char: int) -> float:
@@ -510,9 +524,7 @@ def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | No
                 # one row, or the delivery line: every word of it
                 runs.append(layout.span_of_words(segs[b]))
             elif b in by_seg:
-                hs = [h for h in by_seg[b]]
-                ss, ee = _seg_extent(text, hs)
-                runs.append((ss, ee))
+                runs.extend(_seg_runs(text, by_seg[b]))
             else:
                 runs.append(layout.span_of_words(segs[b]))
         ranges: list[tuple[int, int]] = []

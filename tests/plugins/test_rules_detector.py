@@ -613,6 +613,32 @@ def test_city_name_that_ocr_split_in_two_stays_in_the_address(det):
     # a lower-case word alone before a state is prose, not a city
     assert not any(t == "ADDRESS" for t, _ in found(det, ["we met at home, NM 43814 was the code"]))
 
+def test_city_whose_first_letter_ocr_read_in_lower_case_stays_in_the_address(det):
+    # "South" read "south": s, like c o u v w x z, differs from its capital only in size
+    got = found(det, ["82048 Amy Summit", "south Adam, AL 27219"])
+    assert ("ADDRESS", "82048 Amy Summit\nsouth Adam, AL 27219") in got
+    # letters whose small form has a shape of its own, and one word alone, stay prose
+    assert ("ADDRESS", "82048 Amy Summit\nnorth Adam, AL 27219") not in \
+        found(det, ["82048 Amy Summit", "north Adam, AL 27219"])
+    assert not any(t == "ADDRESS" for t, _ in found(det, ["send the cover, AL 27219 by noon"]))
+
+
+def test_phone_with_a_five_read_as_a_dollar_sign(det):
+    # "$" for "5" as OCR reads a 5 whose strokes ran together on a noisy scan
+    assert ("PHONE", "+1 760 209 $338") in found(det, ["Order No. +1 760 209 $338"])
+    assert ("PHONE", "+1 760 209 $338") in found(det, ["Call +1 760 209 $338 today"])
+    # an amount is still no phone number
+    assert not any(t == "PHONE" for t, _ in found(det, ["Total due: $338.20"]))
+
+
+def test_city_line_after_a_unit_number_whose_comma_ocr_read_as_a_stop(det):
+    got = found(det, ["0358 Chandler Pines Suite 277. Jasonchester, GA 49815"])
+    assert ("ADDRESS", "0358 Chandler Pines Suite 277. Jasonchester, GA 49815") in got
+    # two addresses in a row, the first ending with its unit number, stay two
+    got = found(det, ["Ship to 40 Elm Road Suite 9. Or collect at 7 Bay Lane, Troy, NY 12180"])
+    assert ("ADDRESS", "7 Bay Lane, Troy, NY 12180") in got
+
+
 def test_single_line_address_with_commas_and_no_false_title(det):
     spans = found(det, ["Carver Law Group, 220 N. Wacker Dr., Suite 1400, Chicago, IL 60606"])
     assert ("ADDRESS", "220 N. Wacker Dr., Suite 1400, Chicago, IL 60606") in spans
