@@ -667,6 +667,9 @@ class TesseractOcr(OcrBackend):
             # was left too small by the page-wide scale.
             line_h = max(1.0, (y1 - y0) - 2 * pad)
             s = float(np.clip(REREAD_LINE_HEIGHT / line_h, REREAD_SCALE, 4.0))
+            # ... but no crop wider than the page at REREAD_SCALE: a long line read as fine
+            # print made a canvas of 18000 px across (185 Mpx on a 42 Mpx page)
+            s = max(REREAD_SCALE, min(s, REREAD_SCALE * w / (ix1 - ix0)))
             crop = cv2.resize(work[iy0:iy1, ix0:ix1], None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
             crops.append(crop)
             placed.append((gap, y, ix0, iy0, crop.shape[1], crop.shape[0], s))

@@ -353,6 +353,25 @@ def test_page_of_specks_is_read_repaired_at_once():
     assert TesseractOcr(repair_first="off").fingerprint() != TesseractOcr().fingerprint()
 
 
+def test_a_crop_read_again_is_never_enlarged_past_the_page_width():
+    # A region as wide as the page but only a few pixels tall (fine print, or a row of
+    # specks) asks for the largest enlargement; wider than the page at REREAD_SCALE it is
+    # not: the canvas of such crops once reached 18000 px across (185 Mpx) on a 42 Mpx page.
+    from plugins.tesseract_ocr import REREAD_SCALE
+
+    image, _ = render(12)
+    work = np.asarray(image.convert("L"))
+    h, w = work.shape
+    ocr = CountingOcr()
+    boxes = [(0, 40, w, 52), (w / 4, 80, w / 2, 92)]
+    ocr._read_crops(work, boxes, th=10.0, dpi=200, deadline=time.monotonic() + 60)
+    (canvas_h, canvas_w), = ocr.reads
+    gap = int(10.0 * REREAD_SCALE)
+    assert canvas_w <= REREAD_SCALE * w + 2 * gap + 1
+    # the narrower crop is still enlarged for its small text, past REREAD_SCALE
+    assert canvas_h > gap * 3 + REREAD_SCALE * 2 * (52 - 40) + 5
+
+
 def test_upright_page_read_only_in_part_is_read_again_repaired():
     # oth-0004 of the committed challenge set: a faint, broken scan whose few solid words
     # read well, so it reads upright and is no weak read; its values did not read at all
