@@ -58,6 +58,10 @@ class TesseractLibrary:
         self._all_lock = threading.Lock()
         atexit.register(self._end_all)
 
+    def load_engine(self, lang: str) -> None:
+        """Load ``lang``'s model for this thread now (the first read would load it)."""
+        self._api(lang)
+
     def _api(self, lang: str) -> int:
         # keyed by process too: a worker forked from a process that had read must not share
         # the parent's engine state

@@ -17,7 +17,7 @@ from redactor.model import OcrPage, Span
 from redactor.plugin_api import Detector, load_label_mapping
 
 from plugins._options import as_float
-from plugins.rules.addresses import find_address_hits, join_address_rows
+from plugins.rules.addresses import compile_address_regexes, find_address_hits, join_address_rows
 from plugins.rules.hits import Hit
 from plugins.rules.labels import find_label_hits
 from plugins.rules.layout import Layout
@@ -25,7 +25,8 @@ from plugins.rules.lexicon import load_labels, load_patterns, load_vocab
 from plugins.rules.names import COLUMN_GAP, find_name_hits
 from plugins.rules.organizations import find_organization_hits, load_organization_forms
 from plugins.rules.patterns import check_validators, find_pattern_hits
-from plugins.rules.places import find_place_hits
+from plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
+from plugins.rules.values import is_common_word
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
 FALLBACK_RULES = frozenset({"long_number", "aba_routing"})
@@ -167,6 +168,12 @@ class RulesDetector(Detector):
         except (ValueError, OSError) as exc:
             raise PluginUnavailable(f"rules detector data is broken: {exc}") from exc
         self.min_score = as_float("min_score", min_score, 0.0, 1.0)
+        # What the rules build or load on first use, built now: wordfreq's lists alone
+        # take about 0.4 s, which would be charged to the first page that needs them.
+        compile_address_regexes(self.vocab)
+        compile_place_regex(self.vocab)
+        compile_state_regex(self.vocab)
+        is_common_word("the")
 
     def hits(self, page: OcrPage) -> list[Hit]:
         """Every rule's candidates before merging (for inspection and tests)."""

@@ -265,6 +265,13 @@ class TesseractOcr(OcrBackend):
                     "install Debian package libtesseract5")
             if same and (self.engine == "library" or tesseract_cmd == "tesseract"):
                 self._lib = lib
+        if self._lib is not None:
+            # The model loads in 0.1-0.2 s: paid here, once, it is not charged to the first
+            # page (nor to its --page-timeout).
+            try:
+                self._lib.load_engine(self.lang)
+            except RuntimeError as exc:
+                raise PluginUnavailable(f"tesseract: {exc}: {INSTALL_HINT}") from None
         # Debian's tesseract-ocr depends on tesseract-ocr-osd; other installs may lack it.
         self._has_osd = "osd" in _installed_languages(self.cmd)
         if self.orientation == "auto" and not self._has_osd:
