@@ -222,10 +222,11 @@ class RayWorker:
     ``run`` (an exception in an actor's constructor would look like a crash)."""
 
     def __init__(self, config: RedactorConfig, scratch: str | None = None):
-        from redactor.batch.work import use_scratch_dir
+        from redactor.batch.work import single_threaded_opencv, use_scratch_dir
         from redactor.errors import RedactorError
 
         os.environ["OMP_THREAD_LIMIT"] = "1"
+        single_threaded_opencv()
         use_scratch_dir(scratch)
 
         self.init_error = None

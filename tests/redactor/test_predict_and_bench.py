@@ -112,3 +112,40 @@ def test_bench_system_specs(tmp_path):
     for bad in ("tesseract", "tesseract+nope", "nope+presidio"):
         with pytest.raises(InputError):
             parse_system(bad)
+
+
+
+def test_pool_workers_read_with_one_opencv_thread():
+    """Pages run in parallel, one worker per core: OpenCV's own thread pool in a worker
+    would only take time from the others; a run in one process keeps it. The parent has
+    used OpenCV's pool before the workers are forked (setting it in a forked worker then
+    hangs), so the check runs in its own interpreter, under a time limit."""
+    import subprocess
+    import sys
+    import textwrap
+    from pathlib import Path
+
+    code = textwrap.dedent("""
+        import cv2, numpy as np
+        from redactor import predict
+        from redactor.config import RedactorConfig
+
+        def threads(_page_id, _path):
+            return cv2.getNumThreads()
+
+        cv2.GaussianBlur(np.zeros((3000, 3000), np.uint8), (5, 5), 0)   # the pool runs
+        before = cv2.getNumThreads()
+        predict.predict_page = threads     # the workers' task reports their setting
+        config = RedactorConfig(detectors=["rules"])
+        pooled = list(predict.predict_pages(config, [("a", "x"), ("b", "y")], workers=2))
+        alone = list(predict.predict_pages(config, [("a", "x")], workers=1))
+        print(before, pooled, alone, cv2.getNumThreads())
+    """)
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                          text=True, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    before, rest = proc.stdout.split(" ", 1)
+    if int(before) == 1:
+        pytest.skip("one core: OpenCV runs one thread anyway")
+    assert rest.split() == ["[1,", "1]", f"[{before}]", before]
