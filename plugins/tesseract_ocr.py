@@ -163,6 +163,10 @@ class TesseractOcr(OcrBackend):
       (a word gap apart on one baseline) becomes one line (on by default, "Revision 7"),
       and so do the cells of a form row it returned as lines of their own, out of reading
       order ("Revision 8").
+    - ``repair_first``: a page with text small enough to be upscaled and at least this share
+      of its ink's components specks (``scan_cleanup.fragment_share``: dithered or worn
+      strokes) is read with its strokes repaired straight away, instead of after a weak first
+      read (default 0.25; ``off``: revision 8's order; docs/ocr.md "Revision 9").
     - ``engine``: ``"auto"`` (default): Tesseract's library in-process (libtesseract,
       same words as the binary without its start-up on every read) when it is the default
       binary's version, else the binary; ``"library"`` insists on the library, ``"cli"``
