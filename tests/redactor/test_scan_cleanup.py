@@ -297,3 +297,23 @@ def test_ink_tells_upright_from_turned_text_lines():
     # A blank page says nothing either way.
     blank = sc.upright_text_evidence(np.full((400, 400), 255, np.uint8), 20.0)
     assert not sc.looks_upright(blank) and not sc.looks_turned(blank)
+
+
+def test_component_stats_are_opencvs_in_its_order_also_past_16_bit_labels():
+    # a page of text (a few thousand components) and a speckled one (over 65535: OpenCV
+    # refuses 16-bit labels there, and the 32-bit labelling must take over)
+    page = np.full((900, 1400), 255, np.uint8)
+    font = ImageFont.truetype(FONT, 22)
+    img = Image.fromarray(page)
+    d = ImageDraw.Draw(img)
+    for row in range(25):
+        d.text((20, 20 + 34 * row), "Invoice 4471-22 Mary O'Neil, 12 Elm St. " * 3, font=font, fill=0)
+    text_mask = sc.ink_mask(np.asarray(img))
+    specks = np.zeros((700, 700), np.uint8)
+    specks[::2, ::2] = 255
+    for mask, many in ((text_mask, False), (specks, True)):
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        assert (n >= 65535) is many
+        got_n, got_stats = sc.component_stats(mask)
+        assert got_n == n
+        assert np.array_equal(got_stats, stats)
