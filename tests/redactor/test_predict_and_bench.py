@@ -114,7 +114,6 @@ def test_bench_system_specs(tmp_path):
             parse_system(bad)
 
 
-
 def test_pool_workers_read_with_one_opencv_thread():
     """Pages run in parallel, one worker per core: OpenCV's own thread pool in a worker
     would only take time from the others; a run in one process keeps it. The parent has
