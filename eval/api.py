@@ -15,7 +15,7 @@ from eval import attribution, ink as ink_measures
 from eval.coverage import restrict, type_coverage
 from eval.dataset import GoldPage, check_unique_ids
 from eval.metrics import (MISSING_PAGE, docleak, headline, match_page, missed_critical,
-                          per_group, prepare_page)
+                          per_group, per_type, prepare_page)
 from eval.predictions import PagePrediction
 from eval.result import TAU_KEYS, EvalResult, PageDetail
 
@@ -151,6 +151,7 @@ def evaluate(gold_pages: Iterable[GoldPage],
         headline=headline(prepared, main),
         per_tau={k: headline(prepared, by_tau[float(k)]) for k in TAU_KEYS},
         per_group=per_group(prepared, main),
+        per_type={"0.5": per_type(prepared, by_tau[0.5]), str(tau): per_type(prepared, main)},
         missed_crit=missed_critical(prepared, main),
         attribution=attribution.summarise(critical_causes, with_ocr),
         ocr_recoverability=attribution.recoverability(recover_rows) if with_ocr else None,

@@ -154,3 +154,18 @@ def check_unique_ids(pages: Iterable[GoldPage]) -> None:
         if page.page_id in seen:
             raise InputError(f"page_id {page.page_id!r} occurs twice in the dataset")
         seen.add(page.page_id)
+
+
+def select_split(pages: list[GoldPage], split: str | None) -> list[GoldPage]:
+    """The pages of one split (the ``split`` field of a line: ``dev``, ``heldout``); None or
+    ``all`` keeps every page. A dataset without splits, or a split with no page, is refused:
+    a figure over nothing must not look like a figure."""
+    if split in (None, "all"):
+        return pages
+    known = sorted({str(p.extra["split"]) for p in pages if "split" in p.extra})
+    if not known:
+        raise InputError(f"--split {split}: this dataset has no 'split' field on its pages")
+    chosen = [p for p in pages if p.extra.get("split") == split]
+    if not chosen:
+        raise InputError(f"--split {split}: no page is in that split (known: {', '.join(known)})")
+    return chosen

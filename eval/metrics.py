@@ -208,3 +208,30 @@ def missed_critical(pages: list[PreparedPage], matches: list[PageMatches]) -> di
     return {"leaking_pages": len(counts), "mean": float(arr.mean()),
             "median": float(np.median(arr)), "p90": float(np.percentile(arr, 90)),
             "share": float(np.mean(shares))}
+
+
+def per_type(pages: list[PreparedPage], matches: list[PageMatches]) -> dict[str, dict]:
+    """Per gold type: how many golds, the share found by location (type ignored) and with
+    the right type, and what the location match was typed as (the confusion row: gold type
+    -> predicted type, ``none`` for a gold no prediction matched)."""
+    names = taxonomy.fine_types()
+    out: dict[str, dict] = {}
+    for pp, m in zip(pages, matches):
+        for g in range(pp.n_gold):
+            row = out.setdefault(names[pp.gold_types[g]],
+                                 {"gold": 0, "found": 0, "typed": 0, "confusion": {}})
+            row["gold"] += 1
+            row["typed"] += int(m.typed[g] >= 0)
+            p = int(m.loc[g])
+            if p >= 0:
+                row["found"] += 1
+                code = int(pp.pred_types[p])
+                got = names[code] if code >= 0 else "unknown"
+            else:
+                got = "none"
+            row["confusion"][got] = row["confusion"].get(got, 0) + 1
+    for row in out.values():
+        row["recall_loc"] = _share(row["found"], row["gold"])
+        row["recall_typed"] = _share(row["typed"], row["gold"])
+        row["confusion"] = dict(sorted(row["confusion"].items(), key=lambda kv: -kv[1]))
+    return dict(sorted(out.items()))

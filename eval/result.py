@@ -47,6 +47,7 @@ class EvalResult:
     ocr_recoverability: dict | None = None
     ink: dict | None = None
     coverage: dict | None = None
+    per_type: dict[str, dict] = field(default_factory=dict)   # tau key -> type -> recall
     pages: list[PageDetail] = field(default_factory=list, repr=False)
 
     def __getattr__(self, name):
@@ -67,4 +68,6 @@ class EvalResult:
             out.update(self.ink)
         if self.coverage is not None:
             out["coverage"] = self.coverage
+        if self.per_type:
+            out["per_type"] = self.per_type
         return out

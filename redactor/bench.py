@@ -83,7 +83,7 @@ def parse_system(spec: str) -> SystemSpec:
 
 
 def run_system(spec: SystemSpec, pages: Path, out_dir: Path, cache_dir: Path, workers: int,
-               limit: int | None, extra_args: list[str]) -> dict:
+               limit: int | None, extra_args: list[str], split: str | None = None) -> dict:
     """Predict with one system in a child process; return its throughput and memory."""
     sys_dir = out_dir / "".join(c if c.isalnum() or c in "+-_." else "_" for c in spec.label)
     sys_dir.mkdir(parents=True, exist_ok=True)
@@ -94,6 +94,8 @@ def run_system(spec: SystemSpec, pages: Path, out_dir: Path, cache_dir: Path, wo
            *spec.predict_args(), *extra_args]
     if limit:
         cmd += ["--limit", str(limit)]
+    if split:
+        cmd += ["--split", split]
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -110,10 +112,10 @@ def run_system(spec: SystemSpec, pages: Path, out_dir: Path, cache_dir: Path, wo
 
 def score_system(spec: SystemSpec, pages_file: Path, run: dict, tau: float) -> dict:
     from eval.api import evaluate
-    from eval.dataset import load_dataset
+    from eval.dataset import load_dataset, select_split
     from eval.predictions import load_ocr_words, load_predictions
 
-    gold = load_dataset(pages_file)
+    gold = select_split(load_dataset(pages_file), run.get("split"))
     if run.get("limit"):
         gold = gold[: run["limit"]]
     preds = load_predictions(run["preds"])
@@ -137,8 +139,11 @@ def _fmt(v, digits=3) -> str:
     return str(v)
 
 
-def bench_markdown(rows: list[tuple[str, dict]], pages_file: Path, tau: float) -> str:
-    lines = [f"# Bench: {pages_file}", "",
+def bench_markdown(rows: list[tuple[str, dict]], pages_file: Path, tau: float,
+                   split: str | None = None) -> str:
+    n_pages = rows[0][1]["counts"]["pages"] if rows else 0
+    lines = [f"# Bench: {pages_file}" + (f" (split {split})" if split and split != "all" else ""),
+             "", f"{n_pages} pages.", "",
              f"tau = {tau}; DocLeak = share of pages with at least one missed identifier "
              f"(lower is better); ink = what a reader can still see; collateral = ink destroyed "
              f"outside gold boxes.", "",
@@ -165,6 +170,7 @@ def bench_markdown(rows: list[tuple[str, dict]], pages_file: Path, tau: float) -
     for label, m in rows:
         counts = m["attribution"]["counts"]
         lines.append(f"| {label} | " + " | ".join(_fmt(counts.get(c)) for c in causes) + " |")
+    lines += per_type_markdown(rows)
     groups = ["direct", "linkage", "contextual", "other", "critical"]
     lines += ["", "## Type coverage: share of gold annotations in types the system can emit", "",
               "| system | " + " | ".join(groups) + " |", "|---|" + "---:|" * len(groups)]
@@ -175,9 +181,34 @@ def bench_markdown(rows: list[tuple[str, dict]], pages_file: Path, tau: float) -
     return "\n".join(lines) + "\n"
 
 
+def per_type_markdown(rows: list[tuple[str, dict]]) -> list[str]:
+    """Recall per gold type at IoU 0.5 (found by location / found with the right type), and
+    what the first system typed each gold type as (its confusion rows)."""
+    types = sorted({t for _, m in rows for t in (m.get("per_type") or {}).get("0.5", {})})
+    if not types:
+        return []
+    lines = ["", "## Recall per type at IoU 0.5 (type ignored / typed)", "",
+             "| type | gold | " + " | ".join(label for label, _ in rows) + " |",
+             "|---|---:|" + "---:|" * len(rows)]
+    for t in types:
+        cells = []
+        for _, m in rows:
+            r = (m.get("per_type") or {}).get("0.5", {}).get(t)
+            cells.append(f"{_fmt(r['recall_loc'], 2)} / {_fmt(r['recall_typed'], 2)}" if r else "–")
+        gold = next(((m.get("per_type") or {}).get("0.5", {}).get(t, {}).get("gold")
+                     for _, m in rows if (m.get("per_type") or {}).get("0.5", {}).get(t)), 0)
+        lines.append(f"| {t} | {gold} | " + " | ".join(cells) + " |")
+    label, m = rows[0]
+    lines += ["", f"## Type confusion of {label} at IoU 0.5 (gold type -> predicted type, "
+              f"none = not found)", "", "| gold type | predicted as |", "|---|---|"]
+    for t, r in (m.get("per_type") or {}).get("0.5", {}).items():
+        lines.append(f"| {t} | " + ", ".join(f"{k} {v}" for k, v in r["confusion"].items()) + " |")
+    return lines
+
+
 def run_bench(pages_file: Path, systems: list[str], out_dir: Path, workers: int = 1,
               tau: float = 0.75, limit: int | None = None, cache_dir: Path | None = None,
-              extra_args: list[str] | None = None, log=print) -> dict:
+              extra_args: list[str] | None = None, log=print, split: str | None = None) -> dict:
     from redactor.render import write_text
 
     specs = [parse_system(s) for s in systems]
@@ -188,12 +219,14 @@ def run_bench(pages_file: Path, systems: list[str], out_dir: Path, workers: int 
     rows = []
     for spec in specs:
         log(f"bench: running {spec.label} ...")
-        run = run_system(spec, pages_file, out_dir, cache_dir, workers, limit, extra_args or [])
+        run = run_system(spec, pages_file, out_dir, cache_dir, workers, limit, extra_args or [],
+                         split)
         run["limit"] = limit
+        run["split"] = split
         rows.append((spec.label, score_system(spec, pages_file, run, tau)))
-    report = {"pages": str(pages_file), "tau": tau, "workers": workers,
+    report = {"pages": str(pages_file), "split": split or "all", "tau": tau, "workers": workers,
               "systems": {label: m for label, m in rows}}
     write_text(json.dumps(report, indent=2), out_dir / "bench.json")
-    md = bench_markdown(rows, pages_file, tau)
+    md = bench_markdown(rows, pages_file, tau, split)
     write_text(md, out_dir / "bench.md")
     return {"json": report, "markdown": md}

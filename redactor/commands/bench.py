@@ -17,6 +17,8 @@ def register(sub) -> None:
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--tau", type=float, default=0.75)
     p.add_argument("--limit", type=int, help="only the first N pages")
+    p.add_argument("--split", metavar="NAME",
+                   help="only the pages of this split (dev, heldout; default: all)")
     p.add_argument("--ocr-cache", metavar="DIR", help="default: OUT/ocr-cache")
     p.set_defaults(func=run)
 
@@ -25,7 +27,7 @@ def run(args) -> int:
     from redactor.bench import run_bench
 
     result = run_bench(Path(args.pages), args.systems, Path(args.out), workers=args.workers,
-                       tau=args.tau, limit=args.limit,
+                       tau=args.tau, limit=args.limit, split=args.split,
                        cache_dir=Path(args.ocr_cache) if args.ocr_cache else None,
                        log=lambda m: print(m, file=sys.stderr))
     print(result["markdown"])

@@ -26,6 +26,8 @@ def register(subparsers) -> None:
     p.add_argument("--emits", metavar="TYPES",
                    help="types the system can emit (comma list of fine types or groups): "
                         "adds type coverage and restricted leakage")
+    p.add_argument("--split", metavar="NAME",
+                   help="score only the pages of this split (dev, heldout; default: all)")
     p.add_argument("--json", metavar="OUT.json", help="write the numbers as JSON")
     p.add_argument("--report", metavar="DIR", help="write report.md and PNG figures into DIR")
     p.set_defaults(func=run)
@@ -52,14 +54,21 @@ def _write_json_atomic(path: Path, data: dict) -> None:
 
 def run(args) -> int:
     from eval.api import check_tau, evaluate
-    from eval.dataset import load_dataset
+    from eval.dataset import load_dataset, select_split
     from eval.predictions import load_ocr_words, load_predictions
     from eval.report import format_table
 
     tau = check_tau(args.tau)
-    pages = load_dataset(args.gold, check_images=bool(args.ink or args.report))
+    pages = select_split(load_dataset(args.gold, check_images=bool(args.ink or args.report)),
+                         args.split)
     predictions = load_predictions(args.pred)
     words = load_ocr_words(args.ocr_words) if args.ocr_words else None
+    if args.split not in (None, "all"):
+        # a prediction file of the whole dataset scored on one split: the other pages'
+        # lines belong to the dataset, they are just not asked about
+        ids = {p.page_id for p in pages}
+        predictions = {k: v for k, v in predictions.items() if k in ids}
+        words = {k: v for k, v in words.items() if k in ids} if words is not None else None
     emits = args.emits.split(",") if args.emits is not None else None
     result = evaluate(pages, predictions, tau=tau, ocr_words=words, ink=args.ink, emits=emits)
     if args.json:

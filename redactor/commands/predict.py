@@ -19,6 +19,7 @@ def register(sub) -> None:
     p.add_argument("--ocr-cache", metavar="DIR", help="cache OCR words by page content + engine")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--limit", type=int, help="only the first N pages")
+    p.add_argument("--split", metavar="NAME", help="only the pages of this split (dev, heldout; default: all)")
     p.add_argument("--stats", metavar="JSON", help="write counts, timing and peak memory here")
     add_pipeline_options(p)
     p.set_defaults(func=run)
@@ -30,17 +31,17 @@ def ocr_words_path(preds: Path) -> Path:
 
 
 def run_predict(config, pages_file: Path, out: Path, workers: int = 1, cache_dir=None,
-                limit: int | None = None, progress: bool = True) -> dict:
+                limit: int | None = None, progress: bool = True, split: str | None = None) -> dict:
     """Predict a dataset; returns counts and timing. Used by ``bench`` too."""
     from tqdm import tqdm
 
-    from eval.dataset import load_dataset
+    from eval.dataset import load_dataset, select_split
     from redactor.pipeline import check_available
     from redactor.predict import predict_pages
     from redactor.render import atomic_output
 
     check_available(config)
-    gold = load_dataset(pages_file)
+    gold = select_split(load_dataset(pages_file), split)
     if limit:
         gold = gold[:limit]
     jobs = [(g.page_id, str(g.image)) for g in gold if g.image is not None]
@@ -75,7 +76,8 @@ def peak_rss_mb() -> float:
 
 def run(args) -> int:
     config = config_from_args(args)
-    stats = run_predict(config, Path(args.pages), Path(args.out), args.workers, args.ocr_cache, args.limit)
+    stats = run_predict(config, Path(args.pages), Path(args.out), args.workers, args.ocr_cache, args.limit,
+                        split=args.split)
     if args.stats:
         from redactor.render import write_text
         write_text(json.dumps(stats, indent=2), Path(args.stats))
