@@ -11,12 +11,13 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
 import numpy as np
 from faker import Faker
 from PIL import Image
 
-from eval.synth import degrade
-from eval.synth.layouts import document, email, form, invoice, letter, other
+from eval.synth import degrade, intl
+from eval.synth.layouts import document, email, faxmemo, form, invoice, letter, other, registration
 from eval.synth.layouts.common import Page, make_style
 from eval.synth.render import Canvas
 from eval.synth.values import ValueMaker, pick
@@ -43,6 +44,21 @@ SOURCES = {
     "other": (0.7, 0.3, 0.0),
 }
 DEGRADE_BY_SOURCE = {"industry": 0.85, "filing": 0.4, "digital": 0.12}
+
+# Page kinds outside the default mix, chosen with --types (alone or with the six above):
+# kind -> (contract page_type, id prefix, weight among kinds, share degraded at --degrade 1,
+#          old-scan profile for the degraded ones, (industry, digital, filing) weights)
+EXTRA_KINDS = {
+    # FUNSD-like memo / fax cover sheets of old corporate archives
+    "faxmemo": ("other", "fax", 40, 0.9, True, (0.85, 0.15, 0.0)),
+    # registry filings (agents' registration statements): boxed numbered fields
+    "registration": ("form", "reg", 40, 0.75, True, (0.0, 0.0, 1.0)),
+    # letters, e-mails and fax covers of organisations abroad (UK, CA, AU, IN, MY, SG, DE, FR)
+    "intl": (None, "int", 20, None, False, None),
+}
+EXTRA_LAYOUTS = {"faxmemo": faxmemo.draw, "registration": registration.draw}
+INTL_BASES = ("letter", "email", "other")
+ALL_KINDS = tuple(PAGE_TYPE_WEIGHTS) + tuple(EXTRA_KINDS)
 COMMON_DPIS = (150, 200, 240, 300)
 
 
@@ -64,13 +80,14 @@ class SynthOptions:
         if not 0 <= self.max_angle <= 15:
             raise InputError("--max-angle must lie in [0, 15] degrees")
         for t in self.page_types or ():
-            if t not in PAGE_TYPE_WEIGHTS:
-                raise InputError(f"unknown page type {t!r} (known: {', '.join(PAGE_TYPE_WEIGHTS)})")
+            if t not in ALL_KINDS:
+                raise InputError(f"unknown page type {t!r} (known: {', '.join(ALL_KINDS)})")
 
 
 def page_type_plan(n: int, seed: int, types: tuple[str, ...] | None = None) -> list[str]:
     """``n`` page types in the target proportions (largest remainder), in seeded order."""
     weights = {t: w for t, w in PAGE_TYPE_WEIGHTS.items() if not types or t in types}
+    weights.update({t: k[2] for t, k in EXTRA_KINDS.items() if types and t in types})
     total = sum(weights.values())
     exact = {t: n * w / total for t, w in weights.items()}
     counts = {t: int(e) for t, e in exact.items()}
@@ -102,6 +119,8 @@ def _faker(seed: int) -> Faker:
 def generate_page(index: int, page_type: str, opts: SynthOptions) -> tuple[bytes, str, dict]:
     """Render page ``index``: returns (encoded image, file extension, pages.jsonl record
     without the image path)."""
+    if page_type in EXTRA_KINDS:
+        return _generate_extra(index, page_type, opts)
     rng = np.random.default_rng([opts.seed, index, list(PAGE_TYPE_WEIGHTS).index(page_type)])
     fake = _faker(int(rng.integers(0, 2**31)))
     source = pick(rng, ("industry", "digital", "filing"), p=SOURCES[page_type])
@@ -144,6 +163,81 @@ def generate_page(index: int, page_type: str, opts: SynthOptions) -> tuple[bytes
         "annotations": anns,
     }
     return data, ext, record
+
+
+def _generate_extra(index: int, kind: str, opts: SynthOptions) -> tuple[bytes, str, dict]:
+    """A page of one of EXTRA_KINDS; its record says which (``layout``), and ``country``
+    when its organisations are not American."""
+    page_type, prefix, _, share, old_scan, sources = EXTRA_KINDS[kind]
+    rng = np.random.default_rng([opts.seed, index, ALL_KINDS.index(kind)])
+    fake = _faker(int(rng.integers(0, 2**31)))
+    country = None
+    if kind == "intl":
+        page_type = pick(rng, INTL_BASES, p=[0.5, 0.25, 0.25])
+        sources = SOURCES[page_type]
+        country = pick(rng, intl.COUNTRIES)
+    source = pick(rng, ("industry", "digital", "filing"), p=sources)
+    dpi = _dpi(rng, *opts.dpi_range)
+    style = make_style(rng, source)
+    typewriter = style.body.family.endswith("mono") and source == "industry"
+    ink_level = int(rng.integers(30, 75)) if typewriter else int(rng.integers(0, 30))
+    canvas = Canvas(dpi, ink=(ink_level,) * 3)
+    v = intl.value_maker(fake, rng, country) if country else ValueMaker(fake, rng)
+    page = Page(canvas, v, rng, style, margin=float(rng.uniform(48, 72)))
+    (LAYOUTS[page_type] if kind == "intl" else EXTRA_LAYOUTS[kind])(page)
+    image = canvas.image
+    share = DEGRADE_BY_SOURCE[source] if share is None else share
+    degraded = rng.random() < min(1.0, share * opts.degrade_scale)
+    ext = "png"
+    if degraded and old_scan:
+        profile = degrade.old_scan_profile(rng, opts.max_angle)
+        image = degrade.apply_old_scan(image, canvas.annotations, profile, dpi, rng)
+        quality = profile.jpeg_quality
+    elif degraded:
+        profile = degrade.random_profile(rng, source, opts.max_angle)
+        image = degrade.apply(image, canvas.annotations, profile, dpi, rng)
+        quality = profile.jpeg_quality
+    else:
+        image = image.convert("L") if _is_grey(image) else image
+        quality = None
+    if degraded and opts.jpeg_degraded and quality:
+        data, ext = _encode(image, "JPEG", quality), "jpg"
+        final = np.asarray(Image.open(io.BytesIO(data)).convert("L"))
+    else:
+        data = _encode(image, "PNG")
+        final = np.asarray(image.convert("L"))
+    # a value whose ink the scan or fax lost completely is no longer on the page
+    t = cv2.threshold(final, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
+    anns = []
+    for a in canvas.annotations:
+        x0, y0, x1, y1 = (float(v) for v in a.bbox())
+        if x1 <= x0 or y1 <= y0:
+            continue
+        crop = final[int(y0) : int(np.ceil(y1)), int(x0) : int(np.ceil(x1))]
+        if (crop <= t).sum() < 5:
+            continue
+        anns.append({"bbox": [x0, y0, x1, y1], "type": a.type, "value": a.value})
+    record = {
+        "page_id": f"{prefix}-{index:04d}",
+        "width": canvas.width,
+        "height": canvas.height,
+        "source": "synthetic",
+        "page_type": page_type,
+        "dpi": dpi,
+        "style": source,
+        "degraded": degraded,
+        "layout": kind,
+    }
+    country = country or page.flags.get("country")
+    if country:
+        record["country"] = country
+    record["annotations"] = anns
+    return data, ext, record
+
+
+def _is_grey(image: Image.Image) -> bool:
+    arr = np.asarray(image)
+    return bool((arr[..., 0] == arr[..., 1]).all() and (arr[..., 1] == arr[..., 2]).all())
 
 
 def _encode(image: Image.Image, fmt: str, quality: int = 75) -> bytes:

@@ -121,3 +121,90 @@ def apply(
     if profile.angle:
         gray = rotate_page(gray, annotations, profile.angle, fill=int(profile.paper))
     return Image.fromarray(gray, "L")
+
+
+# -- old archive scans (FUNSD-like tobacco-industry pages, mid-century registry filings) -----
+@dataclass(frozen=True)
+class OldScanProfile:
+    """A page that went through an old, low-resolution scanner or a fax machine."""
+
+    angle: float  # degrees, counter-clockwise
+    effective_dpi: int  # the resolution the page really has (then resampled to page size)
+    blur: float  # Gaussian sigma in pixels at the effective resolution
+    paper: int
+    ink: int
+    mode: str  # "grey" (low-res greyscale, JPEG) or "fax" (bilevel with dropouts)
+    threshold: float  # fax: grey level (0-255, at the low resolution) below which a pixel prints black
+    dropout: float  # fax: share of black pixels lost (broken strokes)
+    streaks: int  # fax: number of lost / noisy scan lines
+    specks: float
+    jpeg_quality: int | None
+
+
+def old_scan_profile(rng: np.random.Generator, max_angle: float = 2.0) -> OldScanProfile:
+    fax = rng.random() < 0.5
+    return OldScanProfile(
+        angle=float(rng.uniform(-max_angle, max_angle)) if rng.random() < 0.8 else 0.0,
+        effective_dpi=int(rng.integers(72, 101)),
+        blur=float(rng.uniform(0.2, 0.7)),
+        paper=int(rng.integers(200, 246)),
+        ink=int(rng.integers(10, 80)),
+        mode="fax" if fax else "grey",
+        threshold=float(rng.uniform(165, 215)),
+        dropout=float(rng.uniform(0.0, 0.08)) if fax else 0.0,
+        streaks=int(rng.integers(0, 7)) if fax else 0,
+        specks=float(rng.uniform(0.0, 2e-5)),
+        jpeg_quality=None if fax else int(rng.integers(40, 80)),
+    )
+
+
+def apply_old_scan(
+    image: Image.Image,
+    annotations: list[Annotation],
+    profile: OldScanProfile,
+    dpi: int,
+    rng: np.random.Generator,
+) -> Image.Image:
+    """Down to ``effective_dpi`` and back up to the page's size (detail lost for good), then
+    either greyscale with low contrast or a fax's bilevel with dropped pixels and scan
+    lines. The page keeps its size, so boxes stay where the ink was drawn (at most one
+    low-resolution pixel of the resampled ink may spill over them)."""
+    gray = np.asarray(image.convert("L"), dtype=np.float32)
+    h, w = gray.shape
+    f = min(1.0, profile.effective_dpi / dpi)
+    sw, sh = max(1, int(round(w * f))), max(1, int(round(h * f)))
+    small = cv2.resize(gray, (sw, sh), interpolation=cv2.INTER_AREA)
+    if profile.blur > 0.2:
+        small = cv2.GaussianBlur(small, (0, 0), profile.blur)
+    if profile.mode == "fax":
+        # the machine thresholds: light strokes vanish, dark ones print solid black
+        bil = np.where(small <= profile.threshold, 0, 255).astype(np.uint8)
+        if profile.dropout > 0:
+            black = bil == 0
+            lost = rng.random(bil.shape) < profile.dropout
+            bil[black & lost] = 255
+        for _ in range(profile.streaks):
+            row = int(rng.integers(0, sh))
+            x0 = int(rng.integers(0, sw // 2))
+            x1 = int(rng.integers(x0 + 1, sw + 1))
+            if rng.random() < 0.7:
+                bil[row, x0:x1] = 255  # a lost scan line
+            else:  # line noise: a run of random black pixels
+                bil[row, x0:x1] = np.where(rng.random(x1 - x0) < 0.3, 0, bil[row, x0:x1])
+        big = cv2.resize(bil, (w, h), interpolation=cv2.INTER_NEAREST).astype(np.float32)
+        gray = profile.ink + (big / 255.0) * (255 - profile.ink)
+    else:
+        small = profile.ink + (small / 255.0) * (profile.paper - profile.ink)
+        small = small + rng.normal(0, 3.0, small.shape).astype(np.float32)
+        gray = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    if profile.specks > 0:
+        n = int(profile.specks * w * h)
+        for x, y in zip(rng.integers(0, w, n), rng.integers(0, h, n)):
+            cv2.circle(
+                gray, (int(x), int(y)), int(rng.integers(1, max(2, dpi // 100) + 1)), float(profile.ink), -1
+            )
+    gray = np.clip(gray, 0, 255).astype(np.uint8)
+    if profile.angle:
+        fill = 255 if profile.mode == "fax" else int(profile.paper)
+        gray = rotate_page(gray, annotations, profile.angle, fill=fill)
+    return Image.fromarray(gray, "L")
