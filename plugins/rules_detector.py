@@ -44,6 +44,41 @@ _NAME_TOKEN = re.compile(r"[A-Z][a-z'’\-]+|[A-Z]\.")
 # side in "Sold To" / "Ship To" columns that OCR read as one line)
 COLUMN_BOUND_TYPES = frozenset({"PERSON", "ORGANIZATION"})
 
+# The rule families the ``disable`` option switches off (docs/ablation.md): what each finds,
+# in the order ``hits`` and ``detect`` run them.
+FAMILIES = {
+    "patterns": "text patterns and checksums (e-mail, URL, cards, IBAN, SSN, phones, dates, ...)",
+    "fallback": "catch-all numbers no other rule explained (long_number, aba_routing)",
+    "addresses": "unlabelled postal addresses and their multi-line blocks",
+    "labels": "label -> value pairs by page geometry",
+    "names": "person names from titles, salutations, closings, signatures, addressee lines",
+    "organizations": "organisations by their legal form",
+    "places": "places (cities, states) outside address blocks",
+    "repeats": "bare and OCR-damaged repeats of a labelled identifier",
+    "greetings": "greeting lines and addressee lines of people named elsewhere",
+    "address_rows": "post-step: address rows of one block joined into one span",
+    "column_gaps": "post-step: person/organisation spans cut at a column gap",
+}
+
+
+def parse_disable(value) -> frozenset[str]:
+    """The ``disable`` option: a list of family names, or a comma-separated string (from
+    the command line). An unknown name is the user's error."""
+    if value is None:
+        return frozenset()
+    if isinstance(value, str):
+        names = [v.strip() for v in value.split(",") if v.strip()]
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        names = [str(v).strip() for v in value]
+    else:
+        raise InputError(f"rules detector: option disable must be a list of rule families or a "
+                         f"comma-separated string, got {value!r}")
+    unknown = sorted(set(names) - set(FAMILIES))
+    if unknown:
+        raise InputError(f"rules detector: disable: unknown rule famil{'y' if len(unknown) == 1 else 'ies'} "
+                         f"{', '.join(repr(u) for u in unknown)} (known: {', '.join(FAMILIES)})")
+    return frozenset(names)
+
 
 def split_at_column_gaps(layout: Layout, spans: list[Span]) -> list[Span]:
     """Cut PERSON and ORGANIZATION spans where two neighbouring words of one line lie
@@ -149,12 +184,15 @@ class RulesDetector(Detector):
     name = "rules"
     mapping_file = "rules.yaml"
 
-    def __init__(self, min_score: float = 0.0, data_dir: str | Path | None = None, **unknown):
+    def __init__(self, min_score: float = 0.0, data_dir: str | Path | None = None,
+                 disable=None, **unknown):
         """``min_score`` drops weaker findings; ``data_dir`` reads the patterns and lexicons
-        from another folder (same file names as mappings/rules/)."""
+        from another folder (same file names as mappings/rules/); ``disable`` switches rule
+        families off (names in FAMILIES; for ablations, docs/ablation.md)."""
         if unknown:
             raise InputError(f"rules detector: unknown option(s) {', '.join(sorted(unknown))} "
-                             "(known: min_score, data_dir)")
+                             "(known: min_score, data_dir, disable)")
+        self.disabled = parse_disable(disable)
         d = Path(data_dir) if data_dir else None
         if d is not None and not d.is_dir():
             raise InputError(f"rules detector: data_dir {str(d)!r} is not a folder")
@@ -180,12 +218,21 @@ class RulesDetector(Detector):
         if not page.words:
             return []
         layout = Layout(page)
-        hits = find_pattern_hits(page.text, self.patterns)
-        hits += find_address_hits(layout, self.vocab, self.labels.regex)
-        hits += find_label_hits(layout, self.labels, self.vocab)
-        hits += find_name_hits(layout, self.vocab, self.labels)
-        hits += find_organization_hits(layout, self.org_forms)
-        hits += find_place_hits(layout, self.vocab)
+        off = self.disabled
+        hits = []
+        if not {"patterns", "fallback"} <= off:
+            hits += [h for h in find_pattern_hits(page.text, self.patterns)
+                     if ("fallback" if h.rule in FALLBACK_RULES else "patterns") not in off]
+        if "addresses" not in off:
+            hits += find_address_hits(layout, self.vocab, self.labels.regex)
+        if "labels" not in off:
+            hits += find_label_hits(layout, self.labels, self.vocab)
+        if "names" not in off:
+            hits += find_name_hits(layout, self.vocab, self.labels)
+        if "organizations" not in off:
+            hits += find_organization_hits(layout, self.org_forms)
+        if "places" not in off:
+            hits += find_place_hits(layout, self.vocab)
         # a state code read as a label ("Boise, ID 83702") names no identifier: a number
         # inside an address block is the address's
         addresses = [h for h in hits if h.rule.startswith("address_")]
@@ -196,10 +243,12 @@ class RulesDetector(Detector):
         labelled = [h for h in hits if h.rule.startswith("label_") and h.score >= LABEL_SCORE]
         hits = [h for h in hits if h.rule not in SHAPE_RULES or h.score >= LABEL_SCORE or
                 not any(l.start <= h.start and h.end <= l.end for l in labelled)]
-        hits += _label_repeats(page.text, hits)
-        hits += _damaged_repeats(layout, hits)
-        hits += self._greeting_names(layout, hits)
-        hits += self._full_names_of_greeted(layout, hits)
+        if "repeats" not in off:
+            hits += _label_repeats(page.text, hits)
+            hits += _damaged_repeats(layout, hits)
+        if "greetings" not in off:
+            hits += self._greeting_names(layout, hits)
+            hits += self._full_names_of_greeted(layout, hits)
         primary = [h for h in hits if h.rule not in FALLBACK_RULES]
         fallback = []
         for h in hits:
@@ -324,4 +373,8 @@ class RulesDetector(Detector):
             spans.append(Span(h.start, h.end, fine, h.score, self.name, page.text[h.start:h.end]))
         layout = Layout(page)
         merged = merge_spans(spans, text=page.text)
-        return split_at_column_gaps(layout, join_address_rows(layout, merged, page.text))
+        if "address_rows" not in self.disabled:
+            merged = join_address_rows(layout, merged, page.text)
+        if "column_gaps" not in self.disabled:
+            merged = split_at_column_gaps(layout, merged)
+        return merged
