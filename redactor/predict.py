@@ -3,9 +3,11 @@ line) per page, in the contract's formats. A failed page is recorded with ``erro
 never lost. Pages run in worker processes, each with its own loaded pipeline."""
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +34,13 @@ def _init_worker(config: RedactorConfig, cache_dir: str | None) -> None:
     from redactor.pipeline import Redactor
 
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    _worker_state["redactor"] = Redactor(config)
+    try:
+        _worker_state["redactor"] = Redactor(config)
+    except RedactorError:
+        if multiprocessing.parent_process() is None:
+            raise
+        # in a pool worker: leave quietly; the parent breaks off and names the reason once
+        os._exit(3)
     _worker_state["cache"] = OcrCache(cache_dir) if cache_dir else None
 
 
@@ -106,4 +114,18 @@ def predict_pages(config: RedactorConfig, pages: Sequence[tuple[str, str]], work
                                                    initargs=(config, cache)) as pool:
         futures = [pool.submit(predict_page, pid, path) for pid, path in pages]
         for fut in futures:
-            yield fut.result()
+            try:
+                result = fut.result()
+            except BrokenProcessPool:
+                _raise_setup_error(config)
+                raise
+            yield result
+
+
+def _raise_setup_error(config: RedactorConfig) -> None:
+    """A worker that cannot build the pipeline (a bad detector option, a missing model)
+    breaks the pool, which only says that it broke: build it here once to raise the
+    reason itself, as a one-line error with its exit code."""
+    from redactor.pipeline import Redactor
+
+    Redactor(config)

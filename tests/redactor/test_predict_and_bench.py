@@ -148,3 +148,18 @@ def test_pool_workers_read_with_one_opencv_thread():
     if int(before) == 1:
         pytest.skip("one core: OpenCV runs one thread anyway")
     assert rest.split() == ["[1,", "1]", f"[{before}]", before]
+
+
+def test_pool_worker_setup_error_is_one_line_exit_2(dataset, tmp_path, capsys):
+    """A bad detector option with several workers: the workers cannot build the pipeline;
+    the user gets the reason in one line and exit 2, not a broken pool, and no file."""
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text('[detector_options.rules]\ndisable = ["nosuch"]\n')
+    out = tmp_path / "preds.jsonl"
+    code = main(["predict", "--pages", str(dataset), "--out", str(out),
+                 "--workers", "2", "--config", str(cfg)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip().splitlines() == [err.strip().splitlines()[-1]]
+    assert "unknown rule family 'nosuch'" in err and "Traceback" not in err
+    assert not out.exists() and not list(tmp_path.glob("*.jsonl*"))
