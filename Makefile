@@ -15,7 +15,7 @@ export OMP_THREAD_LIMIT := 1
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test bench bench-data bench-scale install sysdeps clean
+.PHONY: demo test bench bench-data bench-scale real-data install sysdeps clean
 
 sysdeps:
 	@missing=""; \
@@ -50,6 +50,12 @@ bench: install
 bench-data: install
 	test -f eval/data/challenge-500/pages.jsonl || \
 	  $(VENV)/bin/redactor synth --out eval/data/challenge-500 --n 500 --seed 0 --workers 2
+
+# The real dev set's images are rebuilt from local clones of their sources (not committed:
+# FUNSD is for research use); see eval/data/real/PROVENANCE.md.
+real-data: install
+	@test -n "$(FUNSD)" -a -n "$(VRDU)" || { echo "usage: make real-data FUNSD=<clone of Doc-LD/funsd-bench> VRDU=<clone of google-research-datasets/vrdu>"; exit 2; }
+	$(PY) -m eval.realdata.materialize --funsd "$(FUNSD)" --vrdu "$(VRDU)"
 
 bench-scale: install
 	$(PY) -m eval.benchmarks.bench_scale
