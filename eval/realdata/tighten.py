@@ -5,7 +5,8 @@ Source annotations are drawn loosely: FUNSD's word boxes leave 1-3 px of paper a
 letters, which on a 762x1000 scan (text 8-12 px high) puts a box that hides exactly the
 value below IoU 0.75 with its gold (median IoU of a FUNSD box with its own ink: 0.74). The
 gold of this set is ink-tight, like the generated pages' gold, so that IoU measures the
-redaction and not the annotator's margin. A box with fewer than 10 ink pixels is left as
+redaction and not the annotator's margin. Rules along a box's edges (the underline a
+typed value sits on, a cell wall) are not the value's ink and are left out. A box with fewer than 10 ink pixels is left as
 drawn (the contract's ink measure falls back to area there too).
 """
 from __future__ import annotations
@@ -28,15 +29,50 @@ def page_ink(gray: np.ndarray) -> np.ndarray:
     return gray <= t
 
 
+# A row (column) of a box inked across this share of its width (height) is a form's rule
+# or a cell border, not the value: typed values sit on underlines and inside boxed cells.
+RULE_SHARE = 0.8
+
+
+def _strip_rules(sub: np.ndarray) -> np.ndarray:
+    """The box's ink without the rules along its edges: a thin run of edge rows (columns)
+    inked almost end to end is taken off when ink of the value is left inside it. A value
+    that is itself solid ink (a bar, a filled block) is no thin run and stays."""
+    sub = sub.copy()
+    # columns (cell walls) and rows (underlines), twice: each can hide the other's ends
+    for axis in (0, 1, 0, 1):
+        share = sub.mean(axis=axis)
+        n = len(share)
+        for order in (range(n), range(n - 1, -1, -1)):
+            run = []
+            for i in order:
+                if share[i] >= RULE_SHARE:
+                    run.append(i)
+                elif share[i] > 0 or run:
+                    break
+            if not run or len(run) > max(3, n // 4):
+                continue
+            rest = sub.copy()
+            if axis == 1:
+                rest[run, :] = False
+            else:
+                rest[:, run] = False
+            if rest.sum() >= MIN_INK:
+                sub = rest
+    return sub
+
+
 def ink_box(ink: np.ndarray, bbox) -> list[float] | None:
     """The bounding box of the ink pixels inside ``bbox`` (pixels as the contract turns
-    boxes into pixels), or None when there are fewer than MIN_INK."""
+    boxes into pixels) less the rules along its edges, or None when there are fewer than
+    MIN_INK."""
     x0, y0, x1, y1 = bbox
     X0, Y0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
     X1, Y1 = min(ink.shape[1], int(np.ceil(x1))), min(ink.shape[0], int(np.ceil(y1)))
     sub = ink[Y0:Y1, X0:X1]
     if int(sub.sum()) < MIN_INK:
         return None
+    sub = _strip_rules(sub)
     ys, xs = np.nonzero(sub)
     box = [float(X0 + xs.min()), float(Y0 + ys.min()), float(X0 + xs.max() + 1), float(Y0 + ys.max() + 1)]
     # never grow: the pixel grid can put an ink edge past a fractional box edge

@@ -174,3 +174,17 @@ def test_tighten_shrinks_a_loose_box_to_its_ink_and_never_grows():
     assert ink_box(ink, [35.0, 12.0, 50.5, 18.0]) == [35.0, 12.0, 50.5, 18.0]   # all ink: kept
     assert ink_box(ink, [70.0, 0.0, 100.0, 40.0]) is None                         # no ink
     assert not page_ink(np.full((5, 5), 128, dtype=np.uint8)).any()
+
+
+def test_tighten_leaves_out_the_underline_and_cell_wall_of_a_value():
+    import numpy as np
+    from eval.realdata.tighten import ink_box, page_ink
+
+    gray = np.full((40, 100), 255, dtype=np.uint8)
+    gray[10:20, 30:60] = 0                      # the value
+    gray[22:24, 20:80] = 0                      # the underline it is typed on
+    gray[5:30, 20:22] = 0                       # the cell's left wall
+    ink = page_ink(gray)
+    assert ink_box(ink, [20.0, 8.0, 80.0, 25.0]) == [30.0, 10.0, 60.0, 20.0]
+    # a value that is itself a thick bar stays
+    assert ink_box(ink, [30.0, 10.0, 60.0, 20.0]) == [30.0, 10.0, 60.0, 20.0]
