@@ -327,10 +327,16 @@ class PresidioDetector(Detector):
             text=text, language=self.language, entities=self.entities,
             score_threshold=self.min_score, ad_hoc_recognizers=self._ad_hoc or None,
             allow_list=self.allow_list or None, allow_list_match=self.allow_list_match)
+        # a place the model found that reads as a census name is the census guess's person:
+        # the model's label does not also stand beside it ("to Marcus Cruz" as GPE)
+        census = [(r.start, r.end) for r in results if r.entity_type == "PERSON" and
+                  (r.recognition_metadata or {}).get("recognizer_name") == "CensusNameRecognizer"]
         spans = []
         for r in results:
             fine = self.label_map.get(r.entity_type)
             if fine is None or r.score < self.min_score:
+                continue
+            if fine == "LOCATION" and any(s <= r.start and r.end <= e for s, e in census):
                 continue
             if r.entity_type in _NANP_SHAPED_LABELS and _NANP_SHAPE.fullmatch(text[r.start:r.end]):
                 continue

@@ -40,6 +40,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     states = _alt(vocab.us_states)
     state_names = _alt(vocab.us_state_names)
     provs = _alt(vocab.ca_provinces)
+    # "N.Y." is typed "N. Y." as often; OCR drops or doubles the stops
+    trad = "|".join(r"\.?[ ]?".join(re.escape(p) for p in a.rstrip(".").split(".")) + r"\.?"
+                    for a in sorted(vocab.us_state_traditional, key=len, reverse=True)) or "(?!)"
     number = r"(?:\d{1,6}[A-Za-z]?(?:[\-/]\d{1,5}[A-Za-z]?)?)"
     name_word = r"(?:[A-Z0-9][\w'’.\-]*|(?i:of|the|de|la|del))"
     # OCR reads the unit's stop as a comma ("Apt, 492")
@@ -70,7 +73,7 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     speck = r"[_‘’'`´|.]?"
     city_line = re.compile(
         rf"(?<![\w])(?<!_){speck}(?:{place}[ ]?[,|][ ]?|{place}[ ]+){speck}"
-        rf"(?:(?:{states})\.?|{state_names}|(?:{provs}))[ ]?[,|]?[ ]+(?:{zip_us}|{ca_pc})(?![\w])")
+        rf"(?:(?:{states})\.?|{state_names}|(?:{provs})|(?:{trad}))[ ]?[,|]?[ ]+(?:{zip_us}|{ca_pc})(?![\w])")
     # The city line as OCR damages it on a bad scan: the state code misread ("Nj", "VP",
     # "HW"), the ZIP with letters for digits ("[5658", "O8917"; at least three real digits).
     # Only ever taken beside or under a street line (kind "city_line_loose" needs company).
@@ -124,6 +127,20 @@ class _LineHit:
 
 
 SEGMENT_GAP = 2.2     # text heights: a wider gap between words starts another cell/column
+# Typed addresses put two spaces between the state and the ZIP code (the Post Office's
+# style for typewriters, "New York, N.Y.  10022"), which at a typewriter's pitch and with
+# OCR's tight word boxes is wider than SEGMENT_GAP: a ZIP this close after a state keeps
+# its line's segment.
+ZIP_AFTER_STATE_GAP = 4.0
+_ZIP_WORD = re.compile(r"\d{5}(?:-\d{4})?")
+_STATE_WORD = re.compile(r"(?:[A-Z]{2}|(?:[A-Z][A-Za-z]{0,4}\.)+),?")
+
+
+def _zip_after_state(layout: Layout, prev: int, w: int, height: float) -> bool:
+    gap = layout.words[w].bbox[0] - layout.words[prev].bbox[2]
+    return gap <= ZIP_AFTER_STATE_GAP * height and \
+        bool(_ZIP_WORD.fullmatch(layout.words[w].text)) and \
+        bool(_STATE_WORD.fullmatch(layout.words[prev].text))
 CITY_TAIL_GAP = 4.5   # text heights: the gap a city line's state and ZIP may follow its place
 ROW_CHAIN = 3         # segments of one printed row an address line may run over
 JOIN_CHARS = 24       # address parts on one line this close together are one address
@@ -137,7 +154,8 @@ def line_segments(layout: Layout) -> tuple[list[list[int]], list[int]]:
     for line in layout.lines:
         cur: list[int] = []
         for w in line.words:
-            if cur and layout.words[w].bbox[0] - layout.words[cur[-1]].bbox[2] > SEGMENT_GAP * line.height:
+            if cur and layout.words[w].bbox[0] - layout.words[cur[-1]].bbox[2] > SEGMENT_GAP * line.height \
+                    and not _zip_after_state(layout, cur[-1], w, line.height):
                 segs.append(cur)
                 cur = []
             cur.append(w)

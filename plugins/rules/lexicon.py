@@ -69,6 +69,8 @@ class Vocab:
     title_words: frozenset[str]
     # state names that are as often a person's name (a place only with a town before them)
     name_like_states: frozenset[str] = frozenset()
+    # the older state abbreviations of letterheads and typed addresses ("N.Y.", "Calif.")
+    us_state_traditional: tuple[str, ...] = ()
 
 
 def _read(name: str, data_dir: Path | None) -> dict:
@@ -196,4 +198,5 @@ def load_vocab(data_dir: Path | None = None) -> Vocab:
                  frozenset(v.lower() for v in t(n, "not_names")),
                  frozenset(v.lower() for v in t(n, "particles")),
                  frozenset(v.lower() for v in t(n, "title_words")),
-                 frozenset(v.lower() for v in t(a, "name_like_states")))
+                 frozenset(v.lower() for v in t(a, "name_like_states")),
+                 t(a, "us_state_traditional"))

@@ -1,0 +1,76 @@
+"""Conventions of real documents that the real dev set (eval/data/real) showed the default
+pipeline missing: the older state abbreviations of typed addresses, bare places in prose,
+and a person's name that the NER model files as a place."""
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+from rules_pages import page_from_rows
+
+from plugins.presidio_detector import PresidioDetector
+from plugins.rules_detector import RulesDetector
+from redactor.config import DEFAULT_DETECTOR_OPTIONS
+from redactor.model import OcrPage, WordBox
+
+MONO = "/usr/share/fonts/truetype/freefont/FreeMono.ttf"
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return RulesDetector()
+
+
+@pytest.mark.parametrize("city_line", ["New York, N.Y. 10022", "Washington, D. C. 20036",
+                                       "Los Angeles, Calif. 90024", "Harrisburg, Penna. 17101",
+                                       "NEW YORK, N.Y. 10103"])
+def test_older_state_abbreviations_make_a_city_line(rules, city_line):
+    page = page_from_rows(["Korea Trade Promotion Center", "460 Park Avenue", city_line])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "460 Park Avenue\n" + city_line) in found, found
+
+
+def test_an_abbreviation_without_a_zip_is_no_address(rules):
+    page = page_from_rows(["We met in Albany, N.Y. last spring."])
+    assert not [s for s in rules.detect(page) if s.type == "ADDRESS"]
+
+
+def _line(text: str) -> OcrPage:
+    words = tuple(WordBox(w, (i * 80, 10, i * 80 + 70, 30), 95.0, 0, 0)
+                  for i, w in enumerate(text.split()))
+    return OcrPage(80 * len(words), 50, words, "test")
+
+
+@pytest.fixture(scope="module")
+def presidio():
+    return PresidioDetector(**DEFAULT_DETECTOR_OPTIONS["presidio"])
+
+
+def test_default_presidio_reports_places_and_keeps_census_names_persons(presidio):
+    spans = {(s.text, s.type) for s in presidio.detect(_line(
+        "Please send the report to Marcus Cruz in Boston today."))}
+    assert ("Marcus Cruz", "PERSON") in spans
+    assert ("Marcus Cruz", "LOCATION") not in spans
+    assert ("Boston", "LOCATION") in spans
+
+
+def test_typed_letterhead_address_is_redacted_whole_on_a_real_read():
+    """A typewritten block as on old filings, read by real Tesseract: the city line with
+    'N. Y.' is hidden with its street line."""
+    from redactor.pipeline import Redactor
+
+    font = ImageFont.truetype(MONO, 26)
+    img = Image.new("L", (900, 260), 255)
+    draw = ImageDraw.Draw(img)
+    lines = ["Korea Trade Promotion Center", "460 Park Avenue", "New York, N. Y.  10022"]
+    for i, text in enumerate(lines):
+        draw.text((40, 40 + 50 * i), text, font=font, fill=0)
+    import numpy as np
+    rows = np.asarray(img)[135:180] < 128          # the city line's ink
+    ys, xs = np.nonzero(rows)
+    city_box = (xs.min(), 135 + ys.min(), xs.max() + 1, 135 + ys.max() + 1)
+    _, redactions = Redactor().redact(img)
+    addresses = [r for r in redactions if r.type == "ADDRESS"]
+    assert addresses, [(r.type, r.value) for r in redactions]
+    x0, y0, x1, y1 = city_box
+    assert any(r.bbox[0] <= x0 and r.bbox[1] <= y0 and r.bbox[2] >= x1 and r.bbox[3] >= y1
+               for r in addresses), ((x0, y0, x1, y1), [(r.bbox, r.value) for r in addresses])
