@@ -128,6 +128,17 @@ def _name_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(s, e) for s, e in pieces]
 
 
+# A generational suffix after a surname is part of the name as written in formal documents,
+# signature blocks and distribution lists ("R. S. Sprinkle, III", "C. L. Tucker, Jr."); the
+# NER model ends the name at the comma and leaves the suffix readable.
+_NAME_SUFFIX = re.compile(r",?[ ]?(?:Jr|Sr|JR|SR|II|III|IV)\b\.?")
+
+
+def _with_name_suffix(text: str, end: int) -> int:
+    m = _NAME_SUFFIX.match(text, end)
+    return m.end() if m else end
+
+
 def build_analyzer(spacy_model: str, language: str = "en", include_organizations: bool = False,
                    extra_recognizers: Iterable[Any] = (), remove: Iterable[str] = ()):
     """A new AnalyzerEngine: spaCy NLP engine with ``spacy_model`` (an installed package
@@ -347,6 +358,8 @@ class PresidioDetector(Detector):
                 if only_form_words(text[r.start:r.end]):
                     continue   # spaCy on form text: "Tel", "Purchase Order", "SALES" are no names
                 pieces = _name_pieces(text, r.start, r.end)
+                if pieces and pieces[-1][1] == r.end:
+                    pieces[-1] = (pieces[-1][0], _with_name_suffix(text, r.end))
             spans.extend(Span(start=s, end=e, type=fine, score=float(r.score), detector=self.name,
                               text=text[s:e]) for s, e in pieces)
         return merge_spans(spans, text)

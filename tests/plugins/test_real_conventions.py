@@ -74,3 +74,9 @@ def test_typed_letterhead_address_is_redacted_whole_on_a_real_read():
     x0, y0, x1, y1 = city_box
     assert any(r.bbox[0] <= x0 and r.bbox[1] <= y0 and r.bbox[2] >= x1 and r.bbox[3] >= y1
                for r in addresses), ((x0, y0, x1, y1), [(r.bbox, r.value) for r in addresses])
+
+
+@pytest.mark.parametrize("text,name", [("Approved by R. S. Sprinkle, III on Monday.", "R. S. Sprinkle, III"),
+                                       ("cc: C. L. Tucker, Jr.", "C. L. Tucker, Jr.")])
+def test_a_generational_suffix_is_part_of_the_name(presidio, text, name):
+    assert (name, "PERSON") in {(s.text, s.type) for s in presidio.detect(_line(text))}
