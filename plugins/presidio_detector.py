@@ -134,6 +134,16 @@ def _name_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
 _NAME_SUFFIX = re.compile(r",?[ ]?(?:Jr|Sr|JR|SR|II|III|IV)\b\.?")
 
 
+# On low-resolution scans OCR reads the stop after an initial as a comma ("Max A,
+# Goldfarb", "H, M. BOGGIANO"), and the NER model then ends the name at it. The model reads
+# a copy with such commas put back to stops (one character for one, so offsets hold).
+_INITIAL_COMMA = re.compile(r"(?<![\w.,])([A-Z]),(?=[ ][A-Z])")
+
+
+def initial_stops(text: str) -> str:
+    return _INITIAL_COMMA.sub(r"\1.", text)
+
+
 def _with_name_suffix(text: str, end: int) -> int:
     m = _NAME_SUFFIX.match(text, end)
     return m.end() if m else end
@@ -335,7 +345,7 @@ class PresidioDetector(Detector):
         if not text.strip():
             return []
         results = self.analyzer.analyze(
-            text=text, language=self.language, entities=self.entities,
+            text=initial_stops(text), language=self.language, entities=self.entities,
             score_threshold=self.min_score, ad_hoc_recognizers=self._ad_hoc or None,
             allow_list=self.allow_list or None, allow_list_match=self.allow_list_match)
         # a place the model found that reads as a census name is the census guess's person:

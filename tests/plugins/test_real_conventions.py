@@ -80,3 +80,8 @@ def test_typed_letterhead_address_is_redacted_whole_on_a_real_read():
                                        ("cc: C. L. Tucker, Jr.", "C. L. Tucker, Jr.")])
 def test_a_generational_suffix_is_part_of_the_name(presidio, text, name):
     assert (name, "PERSON") in {(s.text, s.type) for s in presidio.detect(_line(text))}
+
+
+def test_an_initial_whose_stop_ocr_read_as_a_comma_stays_in_the_name(presidio):
+    spans = {(s.text, s.type) for s in presidio.detect(_line("Copy to Max A, Goldfarb today."))}
+    assert ("Max A, Goldfarb", "PERSON") in spans, spans
