@@ -40,22 +40,31 @@ class Variant:
 def _variants() -> list[Variant]:
     from plugins.rules_detector import FAMILIES
 
-    out = [Variant(FULL, "nothing: the default pipeline", "full")]
-    out += [Variant(f"no_{fam}", f"rules: {what}", "rules", disable=(fam,))
+    from redactor.config import DEFAULT_RULES_DISABLED
+
+    base = RedactorConfig()
+    off = tuple(DEFAULT_RULES_DISABLED)
+    out = [Variant(FULL, "nothing: the default pipeline", "full", disable=off)]
+    # a family the default leaves out is measured by switching it back on ("with_")
+    out += [Variant(f"no_{fam}", f"rules: {what}", "rules", disable=off + (fam,))
+            if fam not in off else
+            Variant(f"with_{fam}", f"(switched ON) rules: {what}", "rules",
+                    disable=tuple(f for f in off if f != fam))
             for fam, what in FAMILIES.items()]
+
+    def stage(name: str, what: str) -> Variant:
+        on = getattr(base, name)
+        return Variant(("no_" if on else "with_") + name, what if on else f"(switched ON) {what}",
+                       "stage", flags={name: not on})
     out += [
         Variant("no_presidio", "the presidio detector (spaCy NER, its reliable patterns)",
                 "detector", detectors=tuple(d for d in DEFAULT_DETECTORS if d != "presidio")),
         Variant("no_rules", "the rules detector (all families)", "detector",
                 detectors=tuple(d for d in DEFAULT_DETECTORS if d != "rules")),
-        Variant("no_grow_over_unsure", "critical spans taking in unsure garbled words beside them",
-                "stage", flags={"grow_over_unsure": False}),
-        Variant("no_propagate_repeats", "other occurrences of a found value redacted too",
-                "stage", flags={"propagate_repeats": False}),
-        Variant("no_fit_to_ink", "boxes fitted to the value's ink (OCR word boxes as they are)",
-                "stage", flags={"fit_to_ink": False}),
-        Variant("no_grow_over_unread_ink", "critical boxes taking in unread ink beside them",
-                "stage", flags={"grow_over_unread_ink": False}),
+        stage("grow_over_unsure", "critical spans taking in unsure garbled words beside them"),
+        stage("propagate_repeats", "other occurrences of a found value redacted too"),
+        stage("fit_to_ink", "boxes fitted to the value's ink (OCR word boxes as they are)"),
+        stage("grow_over_unread_ink", "critical boxes taking in unread ink beside them"),
         Variant("no_ocr_rereads", "OCR re-reads: unsure words, lines run together, unread ink "
                 "(reread_unsure, split_merged, read_unread off)", "ocr",
                 ocr_options={"reread_unsure": False, "split_merged": False, "read_unread": False}),
@@ -76,8 +85,8 @@ VARIANTS = {v.name: v for v in _variants()}
 def variant_config(v: Variant) -> dict:
     """The variant as a config dict: the default pipeline written out in full (a config
     naming ``detectors`` gets no default detector options, so they are copied in), then the
-    variant's change. ``full`` says ``disable = []`` for rules: the option's default, so the
-    run also checks that it changes nothing."""
+    variant's change. ``full`` says the default's ``disable`` for rules, so its predictions
+    are the ``default`` system's."""
     base = RedactorConfig()
     detectors = list(v.detectors) if v.detectors is not None else list(DEFAULT_DETECTORS)
     options = {k: copy.deepcopy(o) for k, o in DEFAULT_DETECTOR_OPTIONS.items() if k in detectors}

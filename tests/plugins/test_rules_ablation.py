@@ -149,7 +149,7 @@ def test_variant_configs_are_the_default_pipeline_with_one_thing_off(tmp_path):
             full.detector_options["presidio"] if "presidio" in cfg.detectors else None)
         if name == "full":
             assert cfg.detectors == full.detectors and cfg.ocr_options == {}
-            assert cfg.detector_options["rules"] == {"disable": []}
+            assert cfg.detector_options["rules"] == full.detector_options["rules"]
     assert tomllib.loads(ablation.to_toml(ablation.variant_config(
         ablation.VARIANTS["no_ocr_repair"])))["ocr_options"] == {"repair": False,
                                                                  "repair_first": "off"}
