@@ -20,9 +20,12 @@ from redactor.imageio import DEFAULT_MAX_PIXELS, DEFAULT_PDF_DPI
 # 0.58, collateral 0.031 -> 0.037; eval/data/real).
 DEFAULT_OCR = "tesseract"
 DEFAULT_DETECTORS = ("rules", "presidio")
-# Pruned by the ablation on the real dev set (docs/ablation.md): the rules' repeats of a
-# labelled identifier found nothing on real pages (and 1 value in 500 generated ones).
-DEFAULT_RULES_DISABLED = ["repeats"]
+# Pruned by the ablation on the real dev set (docs/ablation.md): neither changed a single
+# box on the 78 real dev pages. "repeats" (bare and OCR-damaged copies of a labelled number)
+# helped 1 of 500 generated pages' values; "address_rows" (a form row's address cells joined
+# across misread borders and captions) was fitted to the generator's form rows: 31 values
+# there, none on real forms, whose address fields stack under their captions.
+DEFAULT_RULES_DISABLED = ["repeats", "address_rows"]
 DEFAULT_DETECTOR_OPTIONS = {
     "presidio": {"entities": ["PERSON", "EMAIL", "CARD_NUMBER", "ID_NUMBER", "ONLINE_ID",
                               "LOCATION"],
