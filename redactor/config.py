@@ -20,12 +20,11 @@ from redactor.imageio import DEFAULT_MAX_PIXELS, DEFAULT_PDF_DPI
 # 0.58, collateral 0.031 -> 0.037; eval/data/real).
 DEFAULT_OCR = "tesseract"
 DEFAULT_DETECTORS = ("rules", "presidio")
-# Pruned by the ablation on the real dev set (docs/ablation.md): neither changed a single
-# box on the 78 real dev pages. "repeats" (bare and OCR-damaged copies of a labelled number)
-# helped 1 of 500 generated pages' values; "address_rows" (a form row's address cells joined
-# across misread borders and captions) was fitted to the generator's form rows: 31 values
-# there, none on real forms, whose address fields stack under their captions.
-DEFAULT_RULES_DISABLED = ["repeats", "address_rows"]
+# Pruned by the ablation on the real dev set (docs/ablation.md): "address_rows" (a form
+# row's address cells joined across misread borders, specks and captions) changed no box on
+# the 78 real dev pages; it was fitted to the generator's form rows (31 of 500 generated
+# pages' values), while real forms stack their address fields under their captions.
+DEFAULT_RULES_DISABLED = ["address_rows"]
 DEFAULT_DETECTOR_OPTIONS = {
     "presidio": {"entities": ["PERSON", "EMAIL", "CARD_NUMBER", "ID_NUMBER", "ONLINE_ID",
                               "LOCATION"],
@@ -47,10 +46,8 @@ class RedactorConfig:
     fit_to_ink: bool = True
     ink_shrink: bool = False                    # with fit_to_ink: also cut empty margins
     propagate_repeats: bool = True              # other occurrences of a found value too
-    # Two stages pruned from the default by the ablation on the real dev set
-    # (docs/ablation.md): neither hid a critical value on real pages. Each stays an option.
-    grow_over_unsure: bool = False              # critical spans take in garbled words beside them
-    grow_over_unread_ink: bool = False          # critical boxes take in unread ink beside them
+    grow_over_unsure: bool = True               # critical spans take in garbled words beside them
+    grow_over_unread_ink: bool = True           # critical boxes take in unread ink beside them
     verify: bool = False                        # re-read every output page before writing it
     on_verify_fail: str = "fail"                # fail | quarantine
     page_timeout: float | None = None           # seconds; runs pages in a killable child process
