@@ -11,7 +11,7 @@ from typing import Any
 from redactor.errors import InputError
 from redactor.imageio import DEFAULT_MAX_PIXELS, DEFAULT_PDF_DPI
 
-# The default pipeline, chosen by measurement (README, "The default pipeline"): our
+# The default pipeline, chosen by measurement (README, "How it does on real pages"): our
 # layout-aware rules for everything with a shape or a label, Presidio's spaCy NER for names
 # and places in prose, and from Presidio only the types it finds reliably (its low-scored
 # phone and account patterns fire on table amounts and only add collateral beside the
