@@ -145,24 +145,24 @@ def generate_page(index: int, page_type: str, opts: SynthOptions) -> tuple[bytes
         if (arr[..., 0] == arr[..., 1]).all() and (arr[..., 1] == arr[..., 2]).all():
             image = image.convert("L")
         data, ext = _encode(image, "PNG"), "png"
+    record = _gold_record(f"{PREFIX[page_type]}-{index:04d}", canvas, page_type, dpi, source,
+                          degraded)
+    return data, ext, record
+
+
+def _gold_record(page_id: str, canvas, page_type: str, dpi, source: str, degraded: bool,
+                 on_page=lambda box: True, **extra) -> dict:
+    """The page's ``pages.jsonl`` line: its gold boxes that have an area (and that
+    ``on_page`` keeps), ``extra`` fields before the annotations."""
     anns = []
     for a in canvas.annotations:
         x0, y0, x1, y1 = (float(v) for v in a.bbox())
-        if x1 <= x0 or y1 <= y0:
+        if x1 <= x0 or y1 <= y0 or not on_page((x0, y0, x1, y1)):
             continue
         anns.append({"bbox": [x0, y0, x1, y1], "type": a.type, "value": a.value})
-    record = {
-        "page_id": f"{PREFIX[page_type]}-{index:04d}",
-        "width": canvas.width,
-        "height": canvas.height,
-        "source": "synthetic",
-        "page_type": page_type,
-        "dpi": dpi,
-        "style": source,
-        "degraded": degraded,
-        "annotations": anns,
-    }
-    return data, ext, record
+    return {"page_id": page_id, "width": canvas.width, "height": canvas.height,
+            "source": "synthetic", "page_type": page_type, "dpi": dpi, "style": source,
+            "degraded": degraded, **extra, "annotations": anns}
 
 
 def _generate_extra(index: int, kind: str, opts: SynthOptions) -> tuple[bytes, str, dict]:
@@ -208,30 +208,15 @@ def _generate_extra(index: int, kind: str, opts: SynthOptions) -> tuple[bytes, s
         final = np.asarray(image.convert("L"))
     # a value whose ink the scan or fax lost completely is no longer on the page
     t = cv2.threshold(final, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
-    anns = []
-    for a in canvas.annotations:
-        x0, y0, x1, y1 = (float(v) for v in a.bbox())
-        if x1 <= x0 or y1 <= y0:
-            continue
-        crop = final[int(y0) : int(np.ceil(y1)), int(x0) : int(np.ceil(x1))]
-        if (crop <= t).sum() < 5:
-            continue
-        anns.append({"bbox": [x0, y0, x1, y1], "type": a.type, "value": a.value})
-    record = {
-        "page_id": f"{prefix}-{index:04d}",
-        "width": canvas.width,
-        "height": canvas.height,
-        "source": "synthetic",
-        "page_type": page_type,
-        "dpi": dpi,
-        "style": source,
-        "degraded": degraded,
-        "layout": kind,
-    }
+
+    def inked(box) -> bool:
+        x0, y0, x1, y1 = box
+        return (final[int(y0) : int(np.ceil(y1)), int(x0) : int(np.ceil(x1))] <= t).sum() >= 5
+
     country = country or page.flags.get("country")
-    if country:
-        record["country"] = country
-    record["annotations"] = anns
+    extra = {"layout": kind, **({"country": country} if country else {})}
+    record = _gold_record(f"{prefix}-{index:04d}", canvas, page_type, dpi, source, degraded,
+                          on_page=inked, **extra)
     return data, ext, record
 
 
