@@ -14,19 +14,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import cv2
 import numpy as np
 import yaml
 from PIL import Image
 
+from eval.ink import box_slices, ink_mask
+
 MIN_INK = 10
-
-
-def page_ink(gray: np.ndarray) -> np.ndarray:
-    if gray.min() == gray.max():
-        return np.zeros(gray.shape, dtype=bool)
-    t = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0]
-    return gray <= t
 
 
 # A row (column) of a box inked across this share of its width (height) is a form's rule
@@ -67,9 +61,9 @@ def ink_box(ink: np.ndarray, bbox) -> list[float] | None:
     boxes into pixels) less the rules along its edges, or None when there are fewer than
     MIN_INK."""
     x0, y0, x1, y1 = bbox
-    X0, Y0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
-    X1, Y1 = min(ink.shape[1], int(np.ceil(x1))), min(ink.shape[0], int(np.ceil(y1)))
-    sub = ink[Y0:Y1, X0:X1]
+    rows, cols = box_slices(bbox, ink.shape[1], ink.shape[0])
+    X0, Y0 = cols.start, rows.start
+    sub = ink[rows, cols]
     if int(sub.sum()) < MIN_INK:
         return None
     sub = _strip_rules(sub)
@@ -83,7 +77,7 @@ def tighten_spec(path: Path, images: Path) -> int:
     """Rewrite one spec with tightened boxes; return how many boxes changed."""
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     with Image.open(images / f"{data['page_id']}.png") as im:
-        ink = page_ink(np.asarray(im.convert("L")))
+        ink = ink_mask(np.asarray(im.convert("L")))
     changed = 0
     for a in data.get("annotations") or []:
         box = ink_box(ink, [float(v) for v in a["bbox"]])

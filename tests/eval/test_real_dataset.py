@@ -165,7 +165,8 @@ def test_derive_writes_the_contract_lines(tmp_path):
 
 def test_tighten_shrinks_a_loose_box_to_its_ink_and_never_grows():
     import numpy as np
-    from eval.realdata.tighten import ink_box, page_ink
+    from eval.ink import ink_mask as page_ink
+    from eval.realdata.tighten import ink_box
 
     gray = np.full((40, 100), 255, dtype=np.uint8)
     gray[10:20, 30:60] = 0                      # the value's ink
@@ -178,7 +179,8 @@ def test_tighten_shrinks_a_loose_box_to_its_ink_and_never_grows():
 
 def test_tighten_leaves_out_the_underline_and_cell_wall_of_a_value():
     import numpy as np
-    from eval.realdata.tighten import ink_box, page_ink
+    from eval.ink import ink_mask as page_ink
+    from eval.realdata.tighten import ink_box
 
     gray = np.full((40, 100), 255, dtype=np.uint8)
     gray[10:20, 30:60] = 0                      # the value
