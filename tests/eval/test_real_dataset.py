@@ -190,3 +190,18 @@ def test_tighten_leaves_out_the_underline_and_cell_wall_of_a_value():
     assert ink_box(ink, [20.0, 8.0, 80.0, 25.0]) == [30.0, 10.0, 60.0, 20.0]
     # a value that is itself a thick bar stays
     assert ink_box(ink, [30.0, 10.0, 60.0, 20.0]) == [30.0, 10.0, 60.0, 20.0]
+
+
+def test_vrdu_page_ids_metadata_and_reserved_targets():
+    from eval.realdata import vrdu
+
+    path = "registration-form/main/pdfs/19861126_Arnold _ Porter_Amendment_Amendment.pdf"
+    assert vrdu.page_id_of(path, 2) == "vrdu-19861126-arnold-porter-p2"
+    fields, end = vrdu.split_metadata("Document Metadata\nREGISTRATION NUMBER=1619\n"
+                                      "REGISTRANT NAME=KOREA TRADE CENTER\n\nVisible text")
+    assert fields["REGISTRATION NUMBER"] == "1619" and fields["REGISTRANT NAME"] == "KOREA TRADE CENTER"
+    assert end == len("Document Metadata\nREGISTRATION NUMBER=1619\nREGISTRANT NAME=KOREA TRADE CENTER\n")
+    assert vrdu.split_metadata("Visible text") == ({}, 0)
+    assert vrdu.parse_target(path + ":3") == (path, 3)
+    with pytest.raises(InputError, match="reserved"):
+        vrdu.parse_target("ad-buy-form/main/pdfs/x.pdf:1")
