@@ -128,12 +128,6 @@ def _name_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(s, e) for s, e in pieces]
 
 
-# A generational suffix after a surname is part of the name as written in formal documents,
-# signature blocks and distribution lists ("R. S. Sprinkle, III", "C. L. Tucker, Jr."); the
-# NER model ends the name at the comma and leaves the suffix readable.
-_NAME_SUFFIX = re.compile(r",?[ ]?(?:Jr|Sr|JR|SR|II|III|IV)\b\.?")
-
-
 # On low-resolution scans OCR reads the stop after an initial as a comma ("Max A,
 # Goldfarb", "H, M. BOGGIANO"), and the NER model then ends the name at it. The model reads
 # a copy with such commas put back to stops (one character for one, so offsets hold).
@@ -142,6 +136,12 @@ _INITIAL_COMMA = re.compile(r"(?<![\w.,])([A-Z]),(?=[ ][A-Z])")
 
 def initial_stops(text: str) -> str:
     return _INITIAL_COMMA.sub(r"\1.", text)
+
+
+# A generational suffix after a surname is part of the name as written in formal documents,
+# signature blocks and distribution lists ("R. S. Sprinkle, III", "C. L. Tucker, Jr."); the
+# NER model ends the name at the comma and leaves the suffix readable.
+_NAME_SUFFIX = re.compile(r",?[ ]?(?:Jr|Sr|JR|SR|II|III|IV)\b\.?")
 
 
 def _with_name_suffix(text: str, end: int) -> int:

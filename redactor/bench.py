@@ -184,24 +184,23 @@ def bench_markdown(rows: list[tuple[str, dict]], pages_file: Path, tau: float,
 def per_type_markdown(rows: list[tuple[str, dict]]) -> list[str]:
     """Recall per gold type at IoU 0.5 (found by location / found with the right type), and
     what the first system typed each gold type as (its confusion rows)."""
-    types = sorted({t for _, m in rows for t in (m.get("per_type") or {}).get("0.5", {})})
+    tables = [(label, (m.get("per_type") or {}).get("0.5", {})) for label, m in rows]
+    types = sorted({t for _, table in tables for t in table})
     if not types:
         return []
     lines = ["", "## Recall per type at IoU 0.5 (type ignored / typed)", "",
-             "| type | gold | " + " | ".join(label for label, _ in rows) + " |",
-             "|---|---:|" + "---:|" * len(rows)]
+             "| type | gold | " + " | ".join(label for label, _ in tables) + " |",
+             "|---|---:|" + "---:|" * len(tables)]
     for t in types:
-        cells = []
-        for _, m in rows:
-            r = (m.get("per_type") or {}).get("0.5", {}).get(t)
-            cells.append(f"{_fmt(r['recall_loc'], 2)} / {_fmt(r['recall_typed'], 2)}" if r else "–")
-        gold = next(((m.get("per_type") or {}).get("0.5", {}).get(t, {}).get("gold")
-                     for _, m in rows if (m.get("per_type") or {}).get("0.5", {}).get(t)), 0)
+        found = [table.get(t) for _, table in tables]
+        cells = [f"{_fmt(r['recall_loc'], 2)} / {_fmt(r['recall_typed'], 2)}" if r else "–"
+                 for r in found]
+        gold = next(r["gold"] for r in found if r)
         lines.append(f"| {t} | {gold} | " + " | ".join(cells) + " |")
-    label, m = rows[0]
+    label, table = tables[0]
     lines += ["", f"## Type confusion of {label} at IoU 0.5 (gold type -> predicted type, "
               f"none = not found)", "", "| gold type | predicted as |", "|---|---|"]
-    for t, r in (m.get("per_type") or {}).get("0.5", {}).items():
+    for t, r in table.items():
         lines.append(f"| {t} | " + ", ".join(f"{k} {v}" for k, v in r["confusion"].items()) + " |")
     return lines
 

@@ -127,6 +127,11 @@ class _LineHit:
 
 
 SEGMENT_GAP = 2.2     # text heights: a wider gap between words starts another cell/column
+CITY_TAIL_GAP = 4.5   # text heights: the gap a city line's state and ZIP may follow its place
+ROW_CHAIN = 3         # segments of one printed row an address line may run over
+JOIN_CHARS = 24       # address parts on one line this close together are one address
+
+
 # Typed addresses put two spaces between the state and the ZIP code (the Post Office's
 # style for typewriters, "New York, N.Y.  10022"), which at a typewriter's pitch and with
 # OCR's tight word boxes is wider than SEGMENT_GAP: a ZIP this close after a state keeps
@@ -141,9 +146,6 @@ def _zip_after_state(layout: Layout, prev: int, w: int, height: float) -> bool:
     return gap <= ZIP_AFTER_STATE_GAP * height and \
         bool(_ZIP_WORD.fullmatch(layout.words[w].text)) and \
         bool(_STATE_WORD.fullmatch(layout.words[prev].text))
-CITY_TAIL_GAP = 4.5   # text heights: the gap a city line's state and ZIP may follow its place
-ROW_CHAIN = 3         # segments of one printed row an address line may run over
-JOIN_CHARS = 24       # address parts on one line this close together are one address
 
 
 def line_segments(layout: Layout) -> tuple[list[list[int]], list[int]]:
