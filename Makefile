@@ -5,7 +5,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-EXTRAS ?= test,cloud,gliner,peer,ray
+EXTRAS ?= test,cloud,gliner,peer,ray,rapidocr
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 APT_PACKAGES := tesseract-ocr libtesseract5 tesseract-ocr-eng tesseract-ocr-osd poppler-utils \
 	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35
@@ -31,7 +31,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
-	$(PY) -m pip install -q --no-deps presidio-image-redactor==0.0.62
+	$(PY) -m pip install -q --no-deps presidio-image-redactor==0.0.62 rapidocr-onnxruntime==1.4.4
 	@rm -f $(VENV)/.installed-*; touch $@
 
 install: sysdeps $(STAMP)

@@ -193,9 +193,39 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
         for box in span_boxes(page, boxes, mode, split_columns=span.type not in BLOCK_TYPES):
             redactions.append(Redaction(bbox=box, type=span.type, value=value, score=span.score,
                                         sources=tuple(d for d in span.detector.split("+") if d)))
+    redactions = merge_duplicates(redactions)
     if mode != "line":
         redactions = merge_stacked_blocks(redactions)
     return Alignment(redactions, dropped)
+
+
+# Two boxes of one type overlapping this much (IoU) hide one value twice.
+_DUPLICATE_IOU = 0.5
+
+
+def _iou(a: BBox, b: BBox) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return inter / (_area(a) + _area(b) - inter)
+
+
+def merge_duplicates(redactions: Sequence[Redaction]) -> list[Redaction]:
+    """One redaction for one value found twice: the same value in two readings of a fused
+    OCR page (each engine's words boxed apart) gives two boxes of one type over the same ink;
+    they become their union, which hides what either reading covered."""
+    out: list[Redaction] = []
+    for r in redactions:
+        for k, o in enumerate(out):
+            if o.type == r.type and _iou(o.bbox, r.bbox) >= _DUPLICATE_IOU:
+                out[k] = Redaction(union_box([o.bbox, r.bbox]), o.type, o.value, max(o.score, r.score),
+                                   tuple(dict.fromkeys(o.sources + r.sources)))
+                break
+        else:
+            out.append(r)
+    return out
 
 
 # Types whose lines stack into one block (the contract's ADDRESS is one box over its lines).

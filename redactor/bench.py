@@ -131,6 +131,14 @@ def score_system(spec: SystemSpec, pages_file: Path, run: dict, tau: float) -> d
     return metrics
 
 
+def _readable_share(m: dict) -> float | None:
+    """Share of critical values (with a value) whose text the OCR words in their box hold:
+    the ceiling of any detector on that OCR (None for OCR-free systems)."""
+    r = m.get("ocr_recoverability") or {}
+    share = r.get("share_not_in_ocr")
+    return None if share is None else 1.0 - share
+
+
 def _fmt(v, digits=3) -> str:
     if v is None:
         return "–"
@@ -149,8 +157,8 @@ def bench_markdown(rows: list[tuple[str, dict]], pages_file: Path, tau: float,
              f"outside gold boxes.", "",
              "| system | F1_loc | F1_type | DocLeak_all | DocLeak_crit | DocLeak_crit@0.5 | "
              "DocLeak_ink_crit | collateral | Valid | missed crit (total) | missed crit / leaking page "
-             "| pages/s | peak MB |",
-             "|---|" + "---:|" * 12]
+             "| crit readable in OCR | pages/s | peak MB |",
+             "|---|" + "---:|" * 13]
     for label, m in rows:
         t = m["throughput"]
         lines.append("| " + " | ".join([
@@ -158,7 +166,7 @@ def bench_markdown(rows: list[tuple[str, dict]], pages_file: Path, tau: float,
             _fmt(m["docleak_crit"]), _fmt(m["per_tau"]["0.5"]["docleak_crit"]),
             _fmt(m.get("docleak_ink_crit")), _fmt(m.get("collateral")), _fmt(m["valid"]),
             _fmt(m["attribution"]["missed_critical"]), _fmt(m["missed_crit"]["mean"], 2),
-            _fmt(t["pages_per_second"], 2), _fmt(t["peak_rss_mb"], 0)]) + " |")
+            _fmt(_readable_share(m)), _fmt(t["pages_per_second"], 2), _fmt(t["peak_rss_mb"], 0)]) + " |")
     lines += ["", "## Failure attribution of missed critical identifiers", ""]
     causes: list[str] = []
     for _, m in rows:

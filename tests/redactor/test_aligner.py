@@ -230,3 +230,15 @@ def test_an_identifier_repeats_in_any_letter_case_a_name_only_in_its_own():
     spans = [span_for(page, "BRH-19880905SQK", "REFERENCE_NUMBER"), span_for(page, "Mark", "PERSON")]
     got = propagate_repeats(page, spans)
     assert [page.text[s.start:s.end] for s in got[2:]] == ["BRH-19880905SQk"]
+
+
+def test_one_value_in_two_readings_gives_one_box_over_both():
+    from redactor.aligner import merge_duplicates
+    from redactor.model import Redaction
+    a = Redaction((100, 100, 200, 120), "PHONE", "555 0142", 0.9, ("rules",))
+    b = Redaction((104, 98, 203, 121), "PHONE", "5550142", 0.8, ("presidio",))
+    other = Redaction((104, 98, 203, 121), "DATE", "x", 0.8, ("rules",))
+    far = Redaction((400, 100, 500, 120), "PHONE", "555 0199", 0.9, ("rules",))
+    out = merge_duplicates([a, b, other, far])
+    assert out[0].bbox == (100, 98, 203, 121) and out[0].sources == ("rules", "presidio")
+    assert out[1:] == [other, far]
