@@ -20,6 +20,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from plugins._regions import crop_regions
 from redactor.model import OcrPage, WordBox
 
 # A second-engine word overlaps a first-engine word when their intersection covers this much of
@@ -161,28 +162,4 @@ def weak_regions(gray: np.ndarray, page: OcrPage, ink_threshold: float,
         if MIN_REGION * th <= h <= MAX_REGION_HEIGHTS * th and w >= MIN_REGION * th and \
                 area >= 0.1 * w * h:
             regions.append((x, y, x + w, y + h))
-    out = []
-    for x0, y0, x1, y1 in regions:
-        m = th * 0.5
-        out.append((max(int(x0 - m), 0), max(int(y0 - m), 0),
-                    min(int(np.ceil(x1 + m)), w_img), min(int(np.ceil(y1 + m)), h_img)))
-    return merge_boxes(out)
-
-
-def merge_boxes(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-    """Overlapping boxes joined until none overlap."""
-    out = list(boxes)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(out)):
-            for j in range(i + 1, len(out)):
-                a, b = out[i], out[j]
-                if min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1]):
-                    out[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
-                    del out[j]
-                    changed = True
-                    break
-            if changed:
-                break
-    return out
+    return crop_regions(regions, w_img, h_img, th * 0.5)

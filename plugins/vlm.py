@@ -39,6 +39,7 @@ from PIL import Image
 
 from plugins._image_payload import EncodedImage, encode_within
 from plugins._options import as_bool, as_choice, as_float, as_int
+from plugins._regions import crop_regions
 from plugins._response_cache import ResponseCache
 from plugins._retry import call_with_retries
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
@@ -203,27 +204,6 @@ def parse_answer(content: str | None, width: int, height: int,
 
 # --- regions for the second pass ---------------------------------------------------------
 
-def crop_regions(boxes: list[tuple[float, float, float, float]], width: int, height: int,
-                 margin: float) -> list[tuple[int, int, int, int]]:
-    """Boxes grown by ``margin`` pixels, clipped to the page, overlapping ones merged, in
-    reading order: the regions to crop and zoom."""
-    regions = [[max(0, math.floor(x0 - margin)), max(0, math.floor(y0 - margin)),
-                min(width, math.ceil(x1 + margin)), min(height, math.ceil(y1 + margin))]
-               for x0, y0, x1, y1 in boxes]
-    merged = True
-    while merged:
-        merged = False
-        for i in range(len(regions)):
-            for j in range(i + 1, len(regions)):
-                a, b = regions[i], regions[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
-                    regions[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                    del regions[j]
-                    merged = True
-                    break
-            if merged:
-                break
-    return sorted((tuple(r) for r in regions), key=lambda r: (r[1], r[0]))
 
 
 # --- the endpoint ------------------------------------------------------------------------

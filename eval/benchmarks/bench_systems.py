@@ -23,12 +23,14 @@ def real_images_missing(pages: Path) -> int:
                for line in pages.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
-def bench(pages: Path, out: Path, workers: int, split: str | None) -> None:
+def bench(pages: Path, out: Path, workers: int, split: str | None,
+          systems: list[str] = SYSTEMS) -> None:
+    """One `redactor bench` run of ``systems`` on ``pages`` (one split of them)."""
     cmd = [sys.executable, "-m", "redactor", "bench", "--pages", str(pages), "--out", str(out),
            "--workers", str(workers)]
     if split:
         cmd += ["--split", split]
-    for s in SYSTEMS:
+    for s in systems:
         cmd += ["--system", s]
     subprocess.run(cmd, check=True)
 

@@ -95,6 +95,15 @@ def test_bench_puts_systems_side_by_side(dataset, tmp_path):
     assert report["systems"]["peer-presidio-image"]["attribution"]["mode"] == "ocr_free"
     md = (out / "bench.md").read_text()
     assert "| tesseract+presidio |" in md and "| peer-presidio-image |" in md
+    # the OCR's readable share of critical values: from its recoverability, "–" without OCR
+    rec = ours["ocr_recoverability"]
+    readable = f"{1 - rec['share_not_in_ocr']:.3f}"
+    lines = md.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("| system | F1_loc"))
+    col = lines[at].split(" | ").index("crit readable in OCR")
+    rows = {line.split(" | ")[0]: line.split(" | ") for line in lines[at + 2:at + 4]}
+    assert rows["| tesseract+presidio"][col] == readable
+    assert rows["| peer-presidio-image"][col] == "–"
 
 
 def test_bench_system_specs(tmp_path):
