@@ -14,6 +14,7 @@ the real dev set in docs/ocr-engines.md.
 """
 from __future__ import annotations
 
+import numpy as np
 from PIL import Image
 
 from plugins._ocr_fusion import fuse_pages, text_height, weak_regions
@@ -67,7 +68,6 @@ class FusedOcr(OcrBackend):
         return fuse_pages(first, second, engine="tesseract+rapidocr", version=version)
 
     def _read_weak_regions(self, image, first: OcrPage) -> list[WordBox]:
-        import numpy as np
         gray = np.asarray(image.convert("L"))
         regions = weak_regions(gray, first, page_ink_threshold(gray),
                                whole_lines=self.where == "lines")

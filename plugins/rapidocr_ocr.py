@@ -27,8 +27,6 @@ from redactor.errors import PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend
 
-log = logging.getLogger(__name__)
-
 PACKAGE = "rapidocr-onnxruntime"
 INSTALL_HINT = ("make install, or: pip install onnxruntime pyclipper && "
                 "pip install --no-deps rapidocr-onnxruntime==1.4.4")
