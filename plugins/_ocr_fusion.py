@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from plugins._regions import crop_regions
+from redactor.aligner import union_box
 from redactor.model import OcrPage, WordBox
 
 # A second-engine word overlaps a first-engine word when their intersection covers this much of
@@ -28,6 +29,14 @@ from redactor.model import OcrPage, WordBox
 OVERLAP = 0.3
 # Same row: vertical overlap of at least this share of the smaller height.
 ROW_OVERLAP = 0.5
+# Words of the first engine below this confidence (0-100) make their line worth a second read.
+WEAK_CONF = 60.0
+# An unsure word is read again with this many text heights of the page on either side: the
+# neighbours a value's own words may have been (run together with it or missed beside it).
+WORD_REACH = 1.5
+# Ink left unread: a region at least this share of a text height tall and wide.
+MIN_REGION = 0.6
+MAX_REGION_HEIGHTS = 4.0
 
 
 def normalise(text: str) -> str:
@@ -59,9 +68,8 @@ def _lines(words: Sequence[WordBox]) -> dict[tuple[int, int], list[int]]:
     return out
 
 
-def _envelope(words: Sequence[WordBox]):
-    return (min(w.bbox[0] for w in words), min(w.bbox[1] for w in words),
-            max(w.bbox[2] for w in words), max(w.bbox[3] for w in words))
+def _box_of(words: Sequence[WordBox]):
+    return union_box(w.bbox for w in words)
 
 
 def fuse_pages(first: OcrPage, second: Sequence[WordBox], engine: str, version: str = "") -> OcrPage:
@@ -71,7 +79,7 @@ def fuse_pages(first: OcrPage, second: Sequence[WordBox], engine: str, version: 
     next_line = max((w.line for w in words), default=0) + 1
     next_block = max((w.block for w in words), default=0) + 1
     first_lines = _lines(words)
-    first_line_boxes = {k: _envelope([words[i] for i in ids]) for k, ids in first_lines.items()}
+    first_line_boxes = {k: _box_of([words[i] for i in ids]) for k, ids in first_lines.items()}
     inserted: dict[tuple[int, int], list[WordBox]] = defaultdict(list)
     own_lines: list[list[WordBox]] = []
     alternatives: list[list[WordBox]] = []
@@ -82,7 +90,7 @@ def fuse_pages(first: OcrPage, second: Sequence[WordBox], engine: str, version: 
         line_words.sort(key=lambda w: w.bbox[0])
         covered = [[i for i, fw in enumerate(words) if _overlaps(w.bbox, fw.bbox)] for w in line_words]
         if not any(covered):
-            box = _envelope(line_words)
+            box = _box_of(line_words)
             rows = [k for k, b in first_line_boxes.items() if _same_row(box, b)]
             if rows:
                 key = min(rows, key=lambda k: abs((first_line_boxes[k][1] + first_line_boxes[k][3])
@@ -107,21 +115,11 @@ def fuse_pages(first: OcrPage, second: Sequence[WordBox], engine: str, version: 
                           key=lambda w: w.bbox[0])
         out.extend(line)
     for block, group in ((next_block, own_lines), (next_block + 1, alternatives)):
-        for line_words in sorted(group, key=lambda lw: (_envelope(lw)[1], _envelope(lw)[0])):
+        for line_words in sorted(group, key=lambda lw: (_box_of(lw)[1], _box_of(lw)[0])):
             out.extend(WordBox(w.text, w.bbox, w.conf, next_line, block) for w in line_words)
             next_line += 1
     return OcrPage(width=first.width, height=first.height, words=tuple(out),
                    engine=engine, version=version)
-
-
-# Words of the first engine below this confidence (0-100) make their line worth a second read.
-WEAK_CONF = 60.0
-# An unsure word is read again with this many text heights of the page on either side: the
-# neighbours a value's own words may have been (run together with it or missed beside it).
-WORD_REACH = 1.5
-# Ink left unread: a region at least this share of a text height tall and wide.
-MIN_REGION = 0.6
-MAX_REGION_HEIGHTS = 4.0
 
 
 def text_height(words: Sequence[WordBox]) -> float:
@@ -144,7 +142,7 @@ def weak_regions(gray: np.ndarray, page: OcrPage, ink_threshold: float,
         for ids in _lines(page.words).values():
             line = [page.words[i] for i in ids]
             if any(0 <= w.conf < WEAK_CONF for w in line):
-                regions.append(_envelope(line))
+                regions.append(_box_of(line))
     else:
         for w in page.words:
             if 0 <= w.conf < WEAK_CONF:

@@ -19,8 +19,9 @@ from PIL import Image
 
 from plugins._ocr_fusion import fuse_pages, text_height, weak_regions
 from plugins._options import as_choice
-from plugins.rapidocr_ocr import RapidOcr, page_words, _envelope
+from plugins.rapidocr_ocr import RapidOcr, page_words
 from plugins.tesseract_ocr import TesseractOcr
+from redactor.aligner import union_box
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend
 from redactor.unread_ink import page_ink_threshold
@@ -79,7 +80,7 @@ class FusedOcr(OcrBackend):
             for words, box in self.rapid.read_lines(sheet):
                 moved = _back_to_page(words, placed)
                 if moved:
-                    lines.append((moved, _envelope([w[1] for w in moved])))
+                    lines.append((moved, union_box(w[1] for w in moved)))
         return page_words(lines)
 
 

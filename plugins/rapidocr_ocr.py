@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from plugins._options import as_float, as_int
+from redactor.aligner import union_box
 from redactor.errors import PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend
@@ -127,19 +128,13 @@ class RapidOcr(OcrBackend):
         for item in result or ():
             words = words_of_line(item, gray)
             if words:
-                lines.append((words, _envelope([w[1] for w in words])))
+                lines.append((words, union_box([w[1] for w in words])))
         return lines
 
     def read(self, image) -> OcrPage:
         lines = self.read_lines(image)
         return OcrPage(width=image.width, height=image.height,
                        words=tuple(page_words(lines)), engine="rapidocr", version=self.version)
-
-
-def _envelope(boxes) -> tuple[float, float, float, float]:
-    arr = np.asarray(boxes, dtype=float).reshape(-1, 4)
-    return (float(arr[:, 0].min()), float(arr[:, 1].min()),
-            float(arr[:, 2].max()), float(arr[:, 3].max()))
 
 
 def _quad_box(points) -> tuple[float, float, float, float]:
@@ -205,7 +200,7 @@ def _line_ink(gray: np.ndarray, line_box: tuple) -> tuple[np.ndarray, int, int] 
 
 
 def _word(run: list[int], chars, boxes, scores, ink, line_box) -> tuple[str, tuple, float]:
-    box = _envelope([boxes[i] for i in run])
+    box = union_box([boxes[i] for i in run])
     if ink is not None:
         box = _fit_to_ink(box, ink)
     return ("".join(chars[i] for i in run), box,
