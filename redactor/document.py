@@ -2,14 +2,17 @@
 
 All pages are analysed and rendered in memory first; the outputs are written (each
 atomically) only when every page succeeded, so a document with a failed page leaves no file
-that could pass for its redacted version.
+that could pass for its redacted version. The boxes file says where and what was hidden,
+not the hidden text (``redactor.audit``); the full records stay on the result for an audit
+file.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from redactor.audit import public_record
 from redactor.errors import RedactorError, VerificationFailed
 from redactor.imageio import is_pdf, read_pages
 from redactor.model import PageResult
@@ -24,6 +27,7 @@ class DocumentResult:
     boxes: Path
     pages: list[PageResult]
     quarantined: bool = False
+    records: list[dict] = field(default_factory=list)   # full page records, hidden values included
 
     @property
     def n_redactions(self) -> int:
@@ -68,11 +72,12 @@ def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None
     pdf_in = is_pdf(path)
     multi = pdf_in or len(pages) > 1
     target, boxes = output_paths(path, Path(out_dir), stem, multi)
-    lines = "".join(json.dumps(r.prediction_json(redactor.system_name)) + "\n" for r in results)
+    records = [r.prediction_json(redactor.system_name) for r in results]
+    lines = "".join(json.dumps(public_record(r)) + "\n" for r in records)
     # Boxes first: a redacted page never exists without the record of what was hidden.
     write_text(lines, boxes)
     if multi:
         write_pdf(images, target, dpi=cfg.pdf_dpi if pdf_in else 200)
     else:
         write_png(images[0], target)
-    return DocumentResult(path, target, boxes, results, quarantined)
+    return DocumentResult(path, target, boxes, results, quarantined, records)

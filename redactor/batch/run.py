@@ -25,6 +25,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from redactor.audit import AuditLog
 from redactor.batch.executors import make_executor
 from redactor.batch.manifest import Manifest, Row
 from redactor.batch.walk import InputFile, check_folders, estimate_pages, file_sha256, \
@@ -57,6 +58,7 @@ class BatchOptions:
     retry_quarantined: bool = False
     rehash: bool = False
     progress: bool | None = None     # None: a bar only on a terminal
+    audit: Path | None = None        # full records (hidden values) appended here; redactor.audit
 
     @property
     def manifest_path(self) -> Path:
@@ -222,9 +224,9 @@ class _Progress:
 
 class _Run:
     def __init__(self, manifest: Manifest, executor, dst: Path, fingerprint: str,
-                 summary: BatchSummary, progress: _Progress):
+                 summary: BatchSummary, progress: _Progress, audit: AuditLog | None = None):
         self.m, self.ex, self.dst, self.fp = manifest, executor, dst, fingerprint
-        self.summary, self.progress = summary, progress
+        self.summary, self.progress, self.audit = summary, progress, audit
         self.crashes: Counter[str] = Counter()
         self.todo_by_rel: dict[str, _Todo] = {}
         self.released: list[str] = []   # handed back unfinished because of an interrupt
@@ -303,6 +305,8 @@ class _Run:
             _remove_outputs(self.dst, intent)
             self.m.mark_failed(o.rel, str(exc), sha256=o.sha256)
             raise
+        if self.audit is not None and o.audit:
+            self.audit.write(o.audit)
         if not quarantine:
             self.m.mark_done(o.rel, pages=o.pages, redactions=o.redactions,
                              verification=o.verification, worker_seconds=o.seconds)
@@ -391,7 +395,8 @@ def run_batch(config: RedactorConfig, opts: BatchOptions) -> BatchSummary:
     fingerprint = config_fingerprint(config)
     if opts.workers is not None and opts.workers < 1:
         raise InputError(f"--workers must be at least 1, not {opts.workers}")
-    with Manifest(opts.manifest_path, src, dst) as manifest:
+    audit = AuditLog(opts.audit, [dst]) if opts.audit else None
+    with Manifest(opts.manifest_path, src, dst) as manifest, (audit or contextlib.nullcontext()):
         sweep_partial_outputs(dst)
         shutil.rmtree(dst / SCRATCH_DIR, ignore_errors=True)   # left by a killed run
         todo = plan(manifest, items, dst, fingerprint, opts, summary)
@@ -402,7 +407,7 @@ def run_batch(config: RedactorConfig, opts: BatchOptions) -> BatchSummary:
                                  limit=max(1, len(todo)), scratch=str(dst / SCRATCH_DIR))
         run_id = manifest.start_run(opts.executor, opts.workers or 0, fingerprint)
         progress = _Progress(sum(t.pages_estimate for t in todo), opts.progress if todo else False)
-        run = _Run(manifest, executor, dst, fingerprint, summary, progress)
+        run = _Run(manifest, executor, dst, fingerprint, summary, progress, audit)
         clean = False
         try:
             if todo:

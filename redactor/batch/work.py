@@ -49,6 +49,7 @@ class Outcome:
     worker: str | None = None
     cpu_seconds: float = 0.0         # CPU time of the worker and its OCR subprocesses on it
     max_rss_mb: float = 0.0          # the worker process's peak resident memory
+    audit: list[dict] = field(default_factory=list)   # full page records, for the audit file only
 
 
 def config_fingerprint(config: RedactorConfig) -> str:
@@ -170,6 +171,7 @@ def redact_task(redactor, task: Task, worker: str | None = None) -> Outcome:
             out.outputs = [(doc.boxes.name, doc.boxes.read_bytes()),
                            (doc.output.name, doc.output.read_bytes())]
         out.pages = len(doc.pages)
+        out.audit = doc.records
         out.redactions = doc.n_redactions
         out.verification = verification_summary(doc.pages)
         out.status = OK

@@ -6,7 +6,7 @@ import signal
 import sys
 from pathlib import Path
 
-from redactor.commands.redact import add_pipeline_options, config_from_args
+from redactor.commands.redact import add_audit_option, add_pipeline_options, config_from_args
 from redactor.errors import EXIT_PARTIAL
 
 
@@ -37,6 +37,7 @@ def register(sub) -> None:
                    help="no progress bar (default: a bar when stderr is a terminal)")
     p.add_argument("--pad", type=float, help="grow every box by this many pixels")
     p.add_argument("--fill", help="box colour (default black)")
+    add_audit_option(p)
     add_pipeline_options(p)
     p.set_defaults(func=run)
 
@@ -54,7 +55,8 @@ def run(args) -> int:
                         manifest=Path(args.manifest) if args.manifest else None,
                         workers=args.workers, executor=args.executor,
                         ray_address=args.ray_address, retry_quarantined=args.retry_quarantined,
-                        rehash=args.rehash, progress=args.progress)
+                        rehash=args.rehash, progress=args.progress,
+                        audit=Path(args.audit) if args.audit else None)
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         summary = run_batch(config, opts)

@@ -84,8 +84,16 @@ def register(sub) -> None:
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--pad", type=float, help="grow every box by this many pixels")
     p.add_argument("--fill", help="box colour (default black)")
+    add_audit_option(p)
     add_pipeline_options(p)
     p.set_defaults(func=run)
+
+
+def add_audit_option(p) -> None:
+    p.add_argument("--audit", metavar="FILE",
+                   help="append every page's full record, hidden values included, to FILE "
+                        "(owner-only; must lie outside the output folder). The boxes files "
+                        "never hold the hidden text.")
 
 
 def check_writable(folder: Path) -> None:
@@ -110,6 +118,7 @@ def output_names(inputs: list[Path]) -> dict[Path, str]:
 def run(args) -> int:
     from tqdm import tqdm
 
+    from redactor.audit import AuditLog
     from redactor.document import redact_document
     from redactor.isolation import IsolatedAnalyzer
     from redactor.pipeline import Redactor
@@ -122,6 +131,7 @@ def run(args) -> int:
     out_dir = Path(args.out)
     check_writable(out_dir)
     config = config_from_args(args)
+    audit = AuditLog(args.audit, [out_dir]) if args.audit else None
     redactor = Redactor(config)
     analyzer = IsolatedAnalyzer(config, config.page_timeout) if config.page_timeout else None
     failures: list[RedactorError] = []
@@ -135,6 +145,8 @@ def run(args) -> int:
                 msg = str(exc) if path.name in str(exc) else f"{path.name}: {exc}"
                 tqdm.write(f"redactor: error: {msg}", file=sys.stderr)
                 continue
+            if audit is not None:
+                audit.write(doc.records)
             if doc.quarantined:
                 failures.append(VerificationFailed(f"{path.name}: failed verification, quarantined"))
                 tqdm.write(f"redactor: error: {path.name}: failed verification; written to "
@@ -146,6 +158,8 @@ def run(args) -> int:
     finally:
         if analyzer is not None:
             analyzer.close()
+        if audit is not None:
+            audit.close()
     if failures:
         print(f"redactor: {done} of {len(inputs)} input(s) redacted, {len(failures)} failed",
               file=sys.stderr)

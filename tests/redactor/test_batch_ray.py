@@ -58,9 +58,10 @@ def test_ray_executor_matches_the_process_pool_byte_for_byte(tmp_path):
     ray = pytest.importorskip("ray")
     src = tmp_path / "src"
     make_archive(src)
-    assert main(["batch", str(src), "--out", str(tmp_path / "pool"), "--workers", "1"]) == 0
+    assert main(["batch", str(src), "--out", str(tmp_path / "pool"), "--workers", "1",
+                 "--audit", str(tmp_path / "pool.audit.jsonl")]) == 0
     assert main(["batch", str(src), "--out", str(tmp_path / "ray"), "--workers", "2",
-                 "--executor", "ray"]) == 0
+                 "--executor", "ray", "--audit", str(tmp_path / "ray.audit.jsonl")]) == 0
     assert not ray.is_initialized(), "the run stops the Ray instance it started"
 
     pool, on_ray = outputs(tmp_path / "pool"), outputs(tmp_path / "ray")
@@ -69,7 +70,12 @@ def test_ray_executor_matches_the_process_pool_byte_for_byte(tmp_path):
     assert sorted(on_ray) == sorted(pool)
     for name in pool:
         assert on_ray[name] == pool[name], name
-    assert b"john.smith@example.com" in pool["a/one.boxes.jsonl"]
+    # the hidden values reach the audit files (the same records whichever executor), never
+    # the published boxes
+    audits = [sorted((tmp_path / f"{name}.audit.jsonl").read_text().splitlines())
+              for name in ("pool", "ray")]
+    assert audits[0] == audits[1] and "john.smith@example.com" in "".join(audits[0])
+    assert b"john.smith@example.com" not in pool["a/one.boxes.jsonl"]
 
     db = sqlite3.connect(tmp_path / "ray" / DEFAULT_MANIFEST_NAME)
     rows = db.execute("SELECT rel_path, status, attempts, pages, worker FROM inputs "

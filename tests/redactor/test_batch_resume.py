@@ -240,12 +240,15 @@ def test_rerun_redoes_changed_input_only_and_recovers_written_outputs(tmp_path):
         db.execute("UPDATE inputs SET status='running' WHERE rel_path IN (?, ?)", (written, torn))
     redacted_of(dst, torn).write_bytes(b"\x89PNG torn")
 
-    assert main(args) == 0
+    audit = tmp_path / "audit.jsonl"
+    assert main(args + ["--audit", str(audit)]) == 0
     rows = manifest_rows(dst)
     assert all(row["status"] == "done" for row in rows.values())
     assert rows[changed]["attempts"] == 2 and rows[changed]["sha256"] != first[changed]["sha256"]
     assert redacted_of(dst, changed).read_bytes() != before[changed]
-    assert "olga.p@example.com" in boxes_of(dst, changed).read_text()
+    # the new content's values were hidden: in the audit, not in the published boxes
+    assert "olga.p@example.com" in audit.read_text()
+    assert "olga.p@example.com" not in boxes_of(dst, changed).read_text()
     assert rows[touched]["attempts"] == 1 and rows[touched]["mtime_ns"] == (src / touched).stat().st_mtime_ns
     assert redacted_of(dst, touched).stat().st_mtime_ns == mtimes[touched]
     assert rows[written]["attempts"] == 1

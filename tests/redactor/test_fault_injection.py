@@ -131,8 +131,10 @@ def test_garbage_from_a_detector_fails_the_page(installed, tmp_path, capsys, det
 def test_spans_past_the_end_are_clamped_not_trusted(installed, tmp_path):
     page = _page(tmp_path / "p.png", "Signed by John Smith today")
     out = tmp_path / "out"
-    assert main(["redact", str(page), "--out", str(out), "--detector", "fi-past-end"]) == 0
-    rec = json.loads((out / "p.boxes.jsonl").read_text())
+    audit = tmp_path / "audit.jsonl"
+    assert main(["redact", str(page), "--out", str(out), "--detector", "fi-past-end",
+                 "--audit", str(audit)]) == 0
+    rec = json.loads(audit.read_text())
     # The span running past the end is clamped: it still hides "Smith today".
     assert [p["value"] for p in rec["predictions"]] == ["Smith today"]
 

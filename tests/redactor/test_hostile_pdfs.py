@@ -175,12 +175,13 @@ def test_hostile_pdf_gives_image_only_output_with_field_value_redacted(tmp_path,
     import pytesseract
     src = build_hostile_pdf(tmp_path / f"hostile-{variant}.pdf", variant)
     out = tmp_path / "out"
+    audit = tmp_path / "audit.jsonl"
     with caplog.at_level(logging.WARNING, logger="redactor.imageio"):
-        assert main(["redact", str(src), "--out", str(out), "--verify"]) == 0
+        assert main(["redact", str(src), "--out", str(out), "--verify", "--audit", str(audit)]) == 0
     result = out / f"hostile-{variant}.redacted.pdf"
     assert_image_only_pdf(result, 1)
 
-    (line,) = (out / f"hostile-{variant}.boxes.jsonl").read_text().splitlines()
+    (line,) = audit.read_text().splitlines()
     record = json.loads(line)
     assert record["error"] is None and record["verification"]["ok"] is True
     emails = [p for p in record["predictions"] if p["type"] == "EMAIL"]

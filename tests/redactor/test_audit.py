@@ -1,0 +1,94 @@
+"""Nothing readable that was hidden leaves in the output folder: the boxes files of `redact`
+and `batch` (and of quarantined pages) hold boxes, types, sources and scores but not the
+hidden text; the values go only to the `--audit` file, owner-only, refused inside the
+output folder. Real Tesseract and the default pipeline on a rendered page."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from redactor.audit import public_record
+from redactor.cli import main
+
+FONT = "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"
+VALUES = ["margaret.holloway@example.org", "555-0142"]
+
+
+def _page(path):
+    img = Image.new("RGB", (1100, 300), "white")
+    d = ImageDraw.Draw(img)
+    f = ImageFont.truetype(FONT, 30)
+    d.text((40, 40), f"Contact: {VALUES[0]}", font=f, fill="black")
+    d.text((40, 120), f"Phone: {VALUES[1]}", font=f, fill="black")
+    img.save(path)
+    return path
+
+
+def _published_bytes(folder) -> bytes:
+    return b"".join(p.read_bytes() for p in folder.rglob("*.jsonl"))
+
+
+def test_redact_boxes_hold_no_hidden_value_and_the_audit_holds_them(tmp_path):
+    page = _page(tmp_path / "contact.png")
+    out, audit = tmp_path / "out", tmp_path / "private" / "audit.jsonl"
+    assert main(["redact", str(page), "--out", str(out), "--audit", str(audit)]) == 0
+    published = _published_bytes(out)
+    (rec,) = [json.loads(x) for x in (out / "contact.boxes.jsonl").read_text().splitlines()]
+    assert {p["type"] for p in rec["predictions"]} >= {"EMAIL", "PHONE"}
+    assert all("value" not in p and p["bbox"] and p["sources"] for p in rec["predictions"])
+    for value in VALUES:
+        assert value.encode() not in published and value.split("@")[0].encode() not in published
+    (full,) = [json.loads(x) for x in audit.read_text().splitlines()]
+    assert {p["value"] for p in full["predictions"]} >= set(VALUES)
+    assert stat.S_IMODE(os.stat(audit).st_mode) == 0o600
+
+
+def test_an_audit_file_inside_the_output_folder_is_refused_before_any_work(tmp_path, capsys):
+    page = _page(tmp_path / "contact.png")
+    out = tmp_path / "out"
+    assert main(["redact", str(page), "--out", str(out), "--audit", str(out / "a.jsonl")]) == 2
+    assert "published" in capsys.readouterr().err
+    assert list(out.iterdir()) == []
+
+
+def test_an_existing_audit_file_is_appended_and_made_owner_only(tmp_path):
+    page = _page(tmp_path / "contact.png")
+    audit = tmp_path / "audit.jsonl"
+    audit.write_text('{"page_id": "earlier"}\n')
+    os.chmod(audit, 0o644)
+    assert main(["redact", str(page), "--out", str(tmp_path / "out"), "--audit", str(audit)]) == 0
+    ids = [json.loads(x)["page_id"] for x in audit.read_text().splitlines()]
+    assert ids == ["earlier", "contact"]
+    assert stat.S_IMODE(os.stat(audit).st_mode) == 0o600
+
+
+def test_batch_boxes_hold_no_hidden_value_and_the_audit_one_record_per_input(tmp_path):
+    src = tmp_path / "src"
+    (src / "a").mkdir(parents=True)
+    _page(src / "one.png")
+    _page(src / "a" / "two.png")
+    out, audit = tmp_path / "out", tmp_path / "audit.jsonl"
+    assert main(["batch", str(src), "--out", str(out), "--workers", "1", "--no-progress",
+                 "--audit", str(audit)]) == 0
+    published = _published_bytes(out)
+    assert (out / "one.boxes.jsonl").is_file() and (out / "a" / "two.boxes.jsonl").is_file()
+    for value in VALUES:
+        assert value.encode() not in published
+    records = [json.loads(x) for x in audit.read_text().splitlines()]
+    assert sorted(r["page_id"] for r in records) == ["one", "two"]
+    assert all(set(VALUES) <= {p["value"] for p in r["predictions"]} for r in records)
+
+
+def test_verification_findings_lose_their_text_too():
+    record = {"page_id": "p", "predictions": [{"bbox": [1, 2, 3, 4], "type": "PHONE",
+                                               "value": "555-0142", "score": 0.9}],
+              "verification": {"ok": False, "findings": [
+                  {"reason": "recoverable", "type": "PHONE", "value": "555-0142", "bbox": [1, 2, 3, 4]}]}}
+    public = public_record(record)
+    assert "555" not in json.dumps(public)
+    assert public["verification"]["findings"][0]["reason"] == "recoverable"
+    assert record["predictions"][0]["value"] == "555-0142"      # the full record is untouched
