@@ -16,8 +16,12 @@ from redactor.audit import public_record
 from redactor.errors import RedactorError, VerificationFailed
 from redactor.imageio import is_pdf, read_pages
 from redactor.model import PageResult
-from redactor.render import write_pdf, write_png, write_text
+from redactor.render import atomic_outputs, save_pdf, save_png
 from redactor.verify import verify_page
+
+
+# where `redact` keeps pages that failed verification, inside the output folder
+QUARANTINE_DIR = "quarantine"
 
 
 @dataclass
@@ -68,16 +72,18 @@ def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None
                  f"{failed[0].page_id}: {first['type']} {first['reason']} at {first['bbox']}")
         if cfg.on_verify_fail != "quarantine":
             raise VerificationFailed(where + " (nothing written; --on-verify-fail=quarantine keeps it aside)")
-        out_dir, quarantined = Path(out_dir) / "quarantine", True
+        out_dir, quarantined = Path(out_dir) / QUARANTINE_DIR, True
     pdf_in = is_pdf(path)
     multi = pdf_in or len(pages) > 1
     target, boxes = output_paths(path, Path(out_dir), stem, multi)
     records = [r.prediction_json(redactor.system_name) for r in results]
     lines = "".join(json.dumps(public_record(r)) + "\n" for r in records)
-    # Boxes first: a redacted page never exists without the record of what was hidden.
-    write_text(lines, boxes)
-    if multi:
-        write_pdf(images, target, dpi=cfg.pdf_dpi if pdf_in else 200)
-    else:
-        write_png(images[0], target)
+    # Both files appear together or not at all; boxes are renamed into place first, so a
+    # redacted page never exists without the record of what was hidden.
+    with atomic_outputs([boxes, target]) as (tmp_boxes, tmp_target):
+        tmp_boxes.write_text(lines, encoding="utf-8")
+        if multi:
+            save_pdf(images, tmp_target, dpi=cfg.pdf_dpi if pdf_in else 200)
+        else:
+            save_png(images[0], tmp_target)
     return DocumentResult(path, target, boxes, results, quarantined, records)

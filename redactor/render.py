@@ -63,35 +63,90 @@ def burn_in(image: Image.Image, redactions: Iterable[Redaction], fill: str = "bl
     return out
 
 
+# Temporary names are short whatever the output's name: a name built on a long stem would
+# pass the file system's 255 bytes. They start with a dot and end in .part, which is how a
+# later run recognises and sweeps what a killed one left (sweep_partial_outputs).
+TEMP_PREFIX, TEMP_SUFFIX = ".rdx-", ".part"
+
+
+@contextlib.contextmanager
+def atomic_outputs(paths: Sequence[Path]):
+    """Yield a temporary path beside each of ``paths``; when the block succeeds, each is
+    fsynced and renamed into place in the order given. On any failure (a write, a full
+    disk, a rename) none of the outputs stays: the temporaries go, and so does any output
+    already renamed, so the files of one input appear together or not at all."""
+    paths = [Path(p) for p in paths]
+    temps: list[Path] = []
+    try:
+        for path in paths:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=path.parent)
+            os.close(fd)
+            temps.append(Path(tmp))
+    except OSError as exc:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+        raise OutputError(f"cannot write to {paths[len(temps)].parent}: {exc.strerror or exc}") from None
+    placed: list[Path] = []
+    current: Path | None = None    # the output being finished, when a failure is its own
+    try:
+        yield temps
+        for tmp, path in zip(temps, paths):
+            current = path
+            with open(tmp, "rb+") as fh:
+                os.fsync(fh.fileno())
+        for tmp, path in zip(temps, paths):
+            current = path
+            os.replace(tmp, path)
+            placed.append(path)
+    except BaseException as exc:
+        for path in placed:
+            path.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            where = current if current is not None else paths[0].parent
+            raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from None
+        raise
+    finally:
+        for tmp in temps:
+            tmp.unlink(missing_ok=True)
+
+
+def sweep_partial_outputs(folder: Path, recursive: bool = False) -> int:
+    """Remove the temporary files a killed run left in ``folder`` (never final names)."""
+    removed = 0
+    found = Path(folder).rglob(".*.part") if recursive else Path(folder).glob(".*.part")
+    for path in found:
+        if path.is_file() and path.name.startswith(".") and path.name.endswith(TEMP_SUFFIX):
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
 @contextlib.contextmanager
 def atomic_output(path: Path):
     """Yield a temporary path beside ``path``; rename it into place only on success."""
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-        os.close(fd)
-    except OSError as exc:
-        raise OutputError(f"cannot write to {path.parent}: {exc.strerror or exc}") from None
-    tmp_path = Path(tmp)
-    try:
-        yield tmp_path
-        with open(tmp_path, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp_path, path)
-    except OSError as exc:
-        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp_path.unlink()
+    with atomic_outputs([path]) as (tmp,):
+        yield tmp
+
+
+def save_png(image: Image.Image, path: Path) -> None:
+    image.save(path, format="PNG", optimize=False, compress_level=6)
 
 
 def write_png(image: Image.Image, path: Path) -> None:
     with atomic_output(path) as tmp:
-        image.save(tmp, format="PNG", optimize=False, compress_level=6)
+        save_png(image, tmp)
 
 
 def write_pdf(images: Sequence[Image.Image], path: Path, dpi: float = 200.0) -> None:
+    """An image-only PDF (``save_pdf``), written atomically."""
+    if not images:
+        raise OutputError(f"{path}: no pages to write")
+    with atomic_output(path) as tmp:
+        save_pdf(images, tmp, dpi)
+
+
+def save_pdf(images: Sequence[Image.Image], path: Path, dpi: float = 200.0) -> None:
     """An image-only PDF: one page per image, embedded losslessly, and nothing else (no
     text layer, no document info, no dates)."""
     import io
@@ -110,12 +165,12 @@ def write_pdf(images: Sequence[Image.Image], path: Path, dpi: float = 200.0) -> 
 
     raw = img2pdf.convert(encoded, layout_fun=layout, nodate=True, producer=None,
                           engine=img2pdf.Engine.internal)
-    with pikepdf.open(io.BytesIO(raw)) as pdf, atomic_output(path) as tmp:
+    with pikepdf.open(io.BytesIO(raw)) as pdf:
         # No document info dictionary at all, and an /ID derived from the content: the same
         # pages always give the same bytes.
         if "/Info" in pdf.trailer:
             del pdf.trailer["/Info"]
-        pdf.save(tmp, deterministic_id=True)
+        pdf.save(path, deterministic_id=True)
 
 
 def write_text(text: str, path: Path) -> None:

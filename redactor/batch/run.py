@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import re
 import shutil
 import signal
 import sys
@@ -33,7 +32,7 @@ from redactor.batch.walk import InputFile, check_folders, estimate_pages, file_s
 from redactor.batch.work import CRASHED, OK, QUARANTINED, Outcome, Task, config_fingerprint
 from redactor.config import RedactorConfig
 from redactor.errors import InputError, OutputError, PluginUnavailable
-from redactor.render import atomic_output
+from redactor.render import atomic_output, sweep_partial_outputs
 
 DEFAULT_MANIFEST_NAME = ".redactor-manifest.sqlite"
 # An input whose worker died this many times in one run is quarantined: it is probably what
@@ -44,9 +43,6 @@ MAX_CRASHES = 2
 QUARANTINE_DIR = ".quarantine"
 # Workers' temporary files (unredacted page images among them), removed by the parent.
 SCRATCH_DIR = ".redactor-tmp"
-_PARTIAL = re.compile(r"^\..+\.part$")   # render.atomic_output's temporary names
-
-
 @dataclass
 class BatchOptions:
     src: Path
@@ -95,16 +91,6 @@ class BatchSummary:
 class _Todo:
     item: InputFile
     pages_estimate: int
-
-
-def sweep_partial_outputs(dst: Path) -> int:
-    """Remove temporary files a killed run left in the output tree (never final names)."""
-    removed = 0
-    for path in Path(dst).rglob(".*.part"):
-        if path.is_file() and _PARTIAL.match(path.name):
-            path.unlink(missing_ok=True)
-            removed += 1
-    return removed
 
 
 def _outputs_intact(dst: Path, rel: str, outputs: dict[str, str], check_hash: bool) -> bool:
@@ -397,7 +383,7 @@ def run_batch(config: RedactorConfig, opts: BatchOptions) -> BatchSummary:
         raise InputError(f"--workers must be at least 1, not {opts.workers}")
     audit = AuditLog(opts.audit, [dst]) if opts.audit else None
     with Manifest(opts.manifest_path, src, dst) as manifest, (audit or contextlib.nullcontext()):
-        sweep_partial_outputs(dst)
+        sweep_partial_outputs(dst, recursive=True)
         shutil.rmtree(dst / SCRATCH_DIR, ignore_errors=True)   # left by a killed run
         todo = plan(manifest, items, dst, fingerprint, opts, summary)
         if todo and not opts.ray_address:

@@ -119,9 +119,10 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from redactor.audit import AuditLog
-    from redactor.document import redact_document
+    from redactor.document import QUARANTINE_DIR, redact_document
     from redactor.isolation import IsolatedAnalyzer
     from redactor.pipeline import Redactor
+    from redactor.render import sweep_partial_outputs
 
     inputs = [Path(p) for p in args.inputs]
     for p in inputs:
@@ -130,6 +131,9 @@ def run(args) -> int:
     names = output_names(inputs)
     out_dir = Path(args.out)
     check_writable(out_dir)
+    # what a killed run left half-written (never a final name)
+    sweep_partial_outputs(out_dir)
+    sweep_partial_outputs(out_dir / QUARANTINE_DIR)
     config = config_from_args(args)
     audit = AuditLog(args.audit, [out_dir]) if args.audit else None
     redactor = Redactor(config)

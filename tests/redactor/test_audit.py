@@ -92,3 +92,52 @@ def test_verification_findings_lose_their_text_too():
     assert "555" not in json.dumps(public)
     assert public["verification"]["findings"][0]["reason"] == "recoverable"
     assert record["predictions"][0]["value"] == "555-0142"      # the full record is untouched
+
+
+# --- the outputs of one input appear together or not at all ---------------------------------
+
+def test_a_page_that_cannot_be_written_takes_its_boxes_file_with_it(tmp_path, capsys):
+    page = _page(tmp_path / "contact.png")
+    out = tmp_path / "out"
+    # the page's name is taken by a folder: its write fails after the boxes file's
+    (out / "contact.redacted.png").mkdir(parents=True)
+    assert main(["redact", str(page), "--out", str(out)]) == 5
+    assert "cannot write" in capsys.readouterr().err
+    assert sorted(p.name for p in out.iterdir()) == ["contact.redacted.png"]
+
+
+def test_a_write_failing_midway_leaves_no_output_and_no_temporary(tmp_path):
+    import errno
+
+    from redactor.errors import OutputError
+    from redactor.render import atomic_outputs
+    boxes, page = tmp_path / "x.boxes.jsonl", tmp_path / "x.redacted.png"
+    boxes.write_text("from an earlier run")
+    with pytest.raises(OutputError, match="No space left"):
+        with atomic_outputs([boxes, page]) as (tmp_boxes, tmp_page):
+            tmp_boxes.write_text("new boxes")
+            tmp_page.write_bytes(b"half a page")
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))   # the disk filled up here
+    assert boxes.read_text() == "from an earlier run"      # nothing was renamed over it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["x.boxes.jsonl"]
+
+
+def test_a_long_name_gets_short_temporary_names(tmp_path):
+    stem = "r" * 236                      # <stem>.redacted.png fits in 255 bytes, more would not
+    page = _page(tmp_path / f"{stem}.png")
+    out = tmp_path / "out"
+    assert main(["redact", str(page), "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [f"{stem}.boxes.jsonl", f"{stem}.redacted.png"]
+
+
+def test_what_a_killed_run_left_half_written_is_swept_by_the_next(tmp_path):
+    page = _page(tmp_path / "contact.png")
+    out = tmp_path / "out"
+    (out / "quarantine").mkdir(parents=True)
+    left = [out / ".rdx-k2j3.part", out / ".contact.redacted.png.abc.part", out / "quarantine" / ".rdx-x.part"]
+    for p in left:
+        p.write_bytes(b"half")
+    keep = out / "notes.txt"
+    keep.write_text("mine")
+    assert main(["redact", str(page), "--out", str(out)]) == 0
+    assert not any(p.exists() for p in left) and keep.read_text() == "mine"

@@ -19,7 +19,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from redactor.batch.manifest import Manifest
-from redactor.batch.run import DEFAULT_MANIFEST_NAME, sweep_partial_outputs
+from redactor.batch.run import DEFAULT_MANIFEST_NAME
+from redactor.render import sweep_partial_outputs
 from redactor.batch.walk import check_folders, find_inputs, output_path
 from redactor.cli import main
 from redactor.errors import EXIT_PARTIAL, InputError
@@ -329,7 +330,7 @@ def test_sweep_removes_only_temporary_outputs(tmp_path):
     final = tmp_path / "a" / "x.redacted.png"
     part.write_bytes(b"half")
     final.write_bytes(b"whole")
-    assert sweep_partial_outputs(tmp_path) == 1
+    assert sweep_partial_outputs(tmp_path, recursive=True) == 1
     assert not part.exists() and final.exists()
 
 
