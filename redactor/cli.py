@@ -12,7 +12,7 @@ import pkgutil
 import sys
 
 from redactor import __version__
-from redactor.errors import RedactorError, exit_code_for
+from redactor.errors import RedactorError, exit_code_for, one_line
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except RedactorError as exc:
-        print(f"redactor: error: {exc}", file=sys.stderr)
+        print(f"redactor: error: {one_line(exc)}", file=sys.stderr)
         return exit_code_for(exc)
     except KeyboardInterrupt:
         print("redactor: interrupted", file=sys.stderr)
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:   # a bug, not a user error: still one line, details with -v
         if args.verbose:
             raise
-        print(f"redactor: internal error: {type(exc).__name__}: {exc} (run with -v for details)",
+        print(f"redactor: internal error: {type(exc).__name__}: {one_line(exc)} (run with -v for details)",
               file=sys.stderr)
         return 1
 

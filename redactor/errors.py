@@ -40,3 +40,10 @@ def exit_code_for(exc: BaseException) -> int:
     if isinstance(exc, RedactorError):
         return exc.exit_code
     return 1
+
+
+def one_line(text: object) -> str:
+    """``text`` safe to print as one status line: control characters (a newline or an
+    escape sequence in a file name) are shown escaped, so a name cannot forge a line."""
+    return "".join(c if c.isprintable() or c == " " else
+                   c.encode("unicode_escape").decode("ascii") for c in str(text))

@@ -31,7 +31,7 @@ from redactor.batch.walk import InputFile, check_folders, estimate_pages, file_s
     find_inputs, output_path
 from redactor.batch.work import CRASHED, OK, QUARANTINED, Outcome, Task, config_fingerprint
 from redactor.config import RedactorConfig
-from redactor.errors import InputError, OutputError, PluginUnavailable
+from redactor.errors import InputError, OutputError, PluginUnavailable, one_line
 from redactor.render import atomic_output, sweep_partial_outputs
 
 DEFAULT_MANIFEST_NAME = ".redactor-manifest.sqlite"
@@ -202,7 +202,7 @@ class _Progress:
                                  refresh=True)
 
     def say(self, line: str) -> None:
-        self.bar.write(line, file=sys.stderr)
+        self.bar.write(one_line(line), file=sys.stderr)
 
     def close(self) -> None:
         self.bar.close()

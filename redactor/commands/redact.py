@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from redactor.errors import (EXIT_PARTIAL, InputError, OutputError, RedactorError, VerificationFailed,
-                             exit_code_for)
+                             exit_code_for, one_line)
 
 
 def add_pipeline_options(p) -> None:
@@ -147,18 +147,18 @@ def run(args) -> int:
             except RedactorError as exc:
                 failures.append(exc)
                 msg = str(exc) if path.name in str(exc) else f"{path.name}: {exc}"
-                tqdm.write(f"redactor: error: {msg}", file=sys.stderr)
+                tqdm.write(f"redactor: error: {one_line(msg)}", file=sys.stderr)
                 continue
             if audit is not None:
                 audit.write(doc.records)
             if doc.quarantined:
                 failures.append(VerificationFailed(f"{path.name}: failed verification, quarantined"))
-                tqdm.write(f"redactor: error: {path.name}: failed verification; written to "
-                           f"{doc.output} (quarantine)", file=sys.stderr)
+                tqdm.write(one_line(f"redactor: error: {path.name}: failed verification; written to "
+                                    f"{doc.output} (quarantine)"), file=sys.stderr)
                 continue
             done += 1
-            tqdm.write(f"{path} -> {doc.output} ({len(doc.pages)} page(s), {doc.n_redactions} box(es))",
-                       file=sys.stdout)
+            tqdm.write(one_line(f"{path} -> {doc.output} ({len(doc.pages)} page(s), "
+                                f"{doc.n_redactions} box(es))"), file=sys.stdout)
     finally:
         if analyzer is not None:
             analyzer.close()

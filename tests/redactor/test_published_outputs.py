@@ -1,7 +1,8 @@
-"""Nothing readable that was hidden leaves in the output folder: the boxes files of `redact`
-and `batch` (and of quarantined pages) hold boxes, types, sources and scores but not the
-hidden text; the values go only to the `--audit` file, owner-only, refused inside the
-output folder. Real Tesseract and the default pipeline on a rendered page."""
+"""What the output folder publishes: the boxes files of `redact` and `batch` (and of
+quarantined pages) hold boxes, types, sources and scores but not the hidden text, which goes
+only to the `--audit` file (owner-only, refused inside the output folder); the files of one
+input appear together or not at all, under short temporary names a later run sweeps; file
+names cannot forge status lines. Real Tesseract and the default pipeline on rendered pages."""
 from __future__ import annotations
 
 import json
@@ -141,3 +142,18 @@ def test_what_a_killed_run_left_half_written_is_swept_by_the_next(tmp_path):
     keep.write_text("mine")
     assert main(["redact", str(page), "--out", str(out)]) == 0
     assert not any(p.exists() for p in left) and keep.read_text() == "mine"
+
+
+def test_a_newline_in_a_file_name_cannot_forge_a_status_line(tmp_path, capsys):
+    page = _page(tmp_path / "x.png")
+    forged = tmp_path / "a\nredactor: all clean.png"
+    page.rename(forged)
+    assert main(["redact", str(forged), "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert len(out.strip().splitlines()) == 1 and "a\\nredactor: all clean" in out
+
+
+def test_one_line_escapes_control_characters_only():
+    from redactor.errors import one_line
+    assert one_line("Müller scan 1.png") == "Müller scan 1.png"
+    assert one_line("a\nb\x1b[2Jc\td") == "a\\nb\\x1b[2Jc\\td"
