@@ -43,6 +43,20 @@ def output_paths(path: Path, out_dir: Path, stem: str, multi_page: bool) -> tupl
     return out_dir / f"{stem}.redacted.{suffix}", out_dir / f"{stem}.boxes.jsonl"
 
 
+def remove_stale_outputs(out_dir: Path, stem: str) -> list[Path]:
+    """The outputs an earlier run wrote for ``stem`` (in the folder and its quarantine),
+    removed: after a failed re-run they would pass for the redaction of the input as it is
+    now. Returns what was removed."""
+    removed = []
+    for folder in (Path(out_dir), Path(out_dir) / QUARANTINE_DIR):
+        for name in (f"{stem}.redacted.png", f"{stem}.redacted.pdf", f"{stem}.boxes.jsonl"):
+            path = folder / name
+            if path.is_file():
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
 def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None,
                     analyzer=None) -> DocumentResult:
     """``analyzer`` (default: ``redactor``) finds the boxes; an ``IsolatedAnalyzer`` runs

@@ -119,7 +119,7 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from redactor.audit import AuditLog
-    from redactor.document import QUARANTINE_DIR, redact_document
+    from redactor.document import QUARANTINE_DIR, redact_document, remove_stale_outputs
     from redactor.isolation import IsolatedAnalyzer
     from redactor.pipeline import Redactor
     from redactor.render import sweep_partial_outputs
@@ -148,6 +148,10 @@ def run(args) -> int:
                 failures.append(exc)
                 msg = str(exc) if path.name in str(exc) else f"{path.name}: {exc}"
                 tqdm.write(f"redactor: error: {one_line(msg)}", file=sys.stderr)
+                stale = remove_stale_outputs(out_dir, names[path])
+                if stale:
+                    tqdm.write(one_line(f"redactor: removed the outputs of an earlier run: "
+                                        f"{', '.join(p.name for p in stale)}"), file=sys.stderr)
                 continue
             if audit is not None:
                 audit.write(doc.records)

@@ -157,3 +157,16 @@ def test_one_line_escapes_control_characters_only():
     from redactor.errors import one_line
     assert one_line("Müller scan 1.png") == "Müller scan 1.png"
     assert one_line("a\nb\x1b[2Jc\td") == "a\\nb\\x1b[2Jc\\td"
+
+
+def test_a_failed_rerun_removes_the_outputs_of_the_earlier_run(tmp_path, capsys):
+    page = _page(tmp_path / "contact.png")
+    out = tmp_path / "out"
+    assert main(["redact", str(page), "--out", str(out)]) == 0
+    assert (out / "contact.redacted.png").is_file()
+    # the input changes into something that cannot be read: the earlier redaction must not
+    # pass for the redaction of what the input is now
+    page.write_bytes(page.read_bytes()[:300])
+    assert main(["redact", str(page), "--out", str(out)]) == 2
+    assert "removed the outputs of an earlier run" in capsys.readouterr().err
+    assert list(out.iterdir()) == []
