@@ -49,8 +49,9 @@ def remove_stale_outputs(out_dir: Path, stem: str) -> list[Path]:
     now. Returns what was removed."""
     removed = []
     for folder in (Path(out_dir), Path(out_dir) / QUARANTINE_DIR):
-        for name in (f"{stem}.redacted.png", f"{stem}.redacted.pdf", f"{stem}.boxes.jsonl"):
-            path = folder / name
+        single, boxes = output_paths(Path(stem), folder, stem, multi_page=False)
+        multi, _ = output_paths(Path(stem), folder, stem, multi_page=True)
+        for path in (single, multi, boxes):
             if path.is_file():
                 path.unlink()
                 removed.append(path)

@@ -114,9 +114,10 @@ def atomic_outputs(paths: Sequence[Path]):
 def sweep_partial_outputs(folder: Path, recursive: bool = False) -> int:
     """Remove the temporary files a killed run left in ``folder`` (never final names)."""
     removed = 0
-    found = Path(folder).rglob(".*.part") if recursive else Path(folder).glob(".*.part")
+    pattern = f".*{TEMP_SUFFIX}"
+    found = Path(folder).rglob(pattern) if recursive else Path(folder).glob(pattern)
     for path in found:
-        if path.is_file() and path.name.startswith(".") and path.name.endswith(TEMP_SUFFIX):
+        if path.is_file():
             path.unlink(missing_ok=True)
             removed += 1
     return removed
