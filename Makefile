@@ -37,7 +37,7 @@ $(STAMP): pyproject.toml
 install: sysdeps $(STAMP)
 
 demo: install
-	$(VENV)/bin/redactor redact eval/data/sample/images/*.png --out out/
+	$(VENV)/bin/redactor redact eval/data/sample/images/*.png --out out/ --overwrite
 	@echo "redacted sample pages are in out/ (*.redacted.png, boxes in *.boxes.jsonl)"
 
 test: install

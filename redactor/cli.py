@@ -48,9 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("redactor: interrupted", file=sys.stderr)
         return 130
-    except MemoryError:
-        print("redactor: error: out of memory", file=sys.stderr)
-        return 1
+    except MemoryError as exc:
+        print("redactor: error: out of memory (exit code 8; pages are processed one at a time, "
+              "so lower --pdf-dpi or --max-pixels, or use fewer --workers)", file=sys.stderr)
+        return exit_code_for(exc)
     except Exception as exc:   # a bug, not a user error: still one line, details with -v
         if args.verbose:
             raise

@@ -36,9 +36,27 @@ class VerificationFailed(RedactorError):
 EXIT_PARTIAL = 7
 
 
+class ResourceExhausted(RedactorError):
+    """The machine ran out of memory for this input (Python's MemoryError)."""
+    exit_code = 8
+
+
+def plugin_failure(what: str, exc: BaseException) -> RedactorError:
+    """The error for a plugin step that raised ``exc``: a full disk (the temporary files an
+    OCR engine writes) is the machine's output space running out, exit 5 like any write;
+    anything else is the plugin failing."""
+    import errno
+
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return OutputError(f"{what}: no space left for temporary files: {exc.strerror or exc}")
+    return PluginFailed(f"{what} failed: {type(exc).__name__}: {exc}")
+
+
 def exit_code_for(exc: BaseException) -> int:
     if isinstance(exc, RedactorError):
         return exc.exit_code
+    if isinstance(exc, MemoryError):
+        return ResourceExhausted.exit_code
     return 1
 
 

@@ -1,8 +1,10 @@
-"""Runs page analysis in a child process, so a plugin that hangs or crashes (a native
-library segfault, an endless loop, memory blow-up) costs its page, not the run.
+"""Runs the pipeline's page work in a child process, so a plugin that hangs or crashes (a
+native library segfault, an endless loop, memory blow-up) costs its page, not the run.
 
-The child keeps its loaded pipeline between pages; after a timeout or a crash it is killed
-and a fresh one is started for the next page.
+Every step that runs plugins on a page goes through it: analysis (OCR + detectors, or
+reading and detecting apart, as ``predict`` does to cache OCR) and the verification read of
+the output. The child keeps its loaded pipeline between pages; after a timeout or a crash
+it is killed and a fresh one is started for the next page.
 """
 from __future__ import annotations
 
@@ -12,11 +14,33 @@ import traceback
 from redactor.config import RedactorConfig
 from redactor.errors import PluginFailed, RedactorError
 
+# What the child may be asked to run: the Redactor's page methods, and verification.
+_CALLS = ("analyze", "read", "analyze_ocr", "verify")
+
+
+def _call(redactor, method: str, args: tuple):
+    if method == "verify":
+        from redactor.verify import verify_page
+        return verify_page(redactor, *args)
+    return getattr(redactor, method)(*args)
+
+
+def _die_with_parent() -> None:
+    """On Linux the child is killed when its parent dies: a child stuck in a hanging plugin
+    never reads the closed pipe that would tell it to stop."""
+    import signal
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
 
 def _child(conn, config: RedactorConfig) -> None:
     import os
 
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    _die_with_parent()
     from redactor.pipeline import Redactor
 
     try:
@@ -33,9 +57,9 @@ def _child(conn, config: RedactorConfig) -> None:
             return
         if msg is None:
             return
-        image, page_id = msg
+        method, args = msg
         try:
-            conn.send(("ok", redactor.analyze(image, page_id=page_id)))
+            conn.send(("ok", _call(redactor, method, args)))
         except RedactorError as exc:
             conn.send(("error", exc))
         except Exception as exc:
@@ -44,8 +68,8 @@ def _child(conn, config: RedactorConfig) -> None:
 
 
 class IsolatedAnalyzer:
-    """``analyze(image, page_id)`` like ``Redactor.analyze``, in a child process with a
-    per-page time limit."""
+    """``analyze``, ``read``, ``analyze_ocr`` like the ``Redactor``'s, and ``verify`` like
+    ``verify_page``, in a child process with a time limit on each call."""
 
     def __init__(self, config: RedactorConfig, timeout: float, start_timeout: float = 600.0):
         self.config = config
@@ -78,14 +102,28 @@ class IsolatedAnalyzer:
             raise PluginFailed(f"the worker died while {what} (exit code {code})") from None
 
     def analyze(self, image, page_id: str = "page"):
+        return self._run("analyze", (image, page_id), f"analysing page {page_id}")
+
+    def read(self, image, page_id: str = "page"):
+        return self._run("read", (image,), f"reading page {page_id}")
+
+    def analyze_ocr(self, page, image=None, page_id: str = "page"):
+        return self._run("analyze_ocr", (page, image, page_id), f"analysing page {page_id}")
+
+    def verify(self, redacted, result):
+        """``verify_page`` of the child's pipeline on ``redacted``."""
+        return self._run("verify", (redacted, result), f"verifying page {result.page_id}")
+
+    def _run(self, method: str, args: tuple, what: str):
+        assert method in _CALLS
         if self._proc is None or not self._proc.is_alive():
             self._start()
         try:
-            self._conn.send((image, page_id))
+            self._conn.send((method, args))
         except (BrokenPipeError, OSError):
             self._kill()
             raise PluginFailed("the worker died before the page was sent") from None
-        kind, payload = self._receive(self.timeout, f"analysing page {page_id}")
+        kind, payload = self._receive(self.timeout, what)
         if kind == "error":
             raise payload
         return payload

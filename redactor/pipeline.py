@@ -16,7 +16,7 @@ from PIL import Image
 from redactor import registry
 from redactor.aligner import Alignment, align_spans, propagate_repeats
 from redactor.config import RedactorConfig, load_config
-from redactor.errors import PluginFailed, RedactorError
+from redactor.errors import PluginFailed, RedactorError, plugin_failure
 from redactor.imageio import as_page_image
 from redactor.model import OcrPage, PageResult, Redaction, Span, WordBox
 from redactor.render import burn_in, parse_fill
@@ -125,7 +125,7 @@ class Redactor:
         except RedactorError:
             raise
         except Exception as exc:
-            raise PluginFailed(f"OCR {self.config.ocr!r} failed: {type(exc).__name__}: {exc}") from exc
+            raise plugin_failure(f"OCR {self.config.ocr!r}", exc) from exc
         if not isinstance(page, OcrPage):
             raise PluginFailed(f"OCR {self.config.ocr!r} returned {type(page).__name__}, not OcrPage")
         return sanitize_ocr_page(page, image.width, image.height)
@@ -140,7 +140,7 @@ class Redactor:
             except RedactorError:
                 raise
             except Exception as exc:
-                raise PluginFailed(f"detector {name!r} failed: {type(exc).__name__}: {exc}") from exc
+                raise plugin_failure(f"detector {name!r}", exc) from exc
             found.extend(sanitize_spans(page, spans or [], name))
         if apply_filters and self.types is not None:
             found = [s for s in found if s.type in self.types]
@@ -175,7 +175,7 @@ class Redactor:
         except RedactorError:
             raise
         except Exception as exc:
-            raise PluginFailed(f"{self.config.ocr_free!r} failed: {type(exc).__name__}: {exc}") from exc
+            raise plugin_failure(repr(self.config.ocr_free), exc) from exc
         out = []
         for r in found:
             if not is_known(r.type):

@@ -42,12 +42,19 @@ def _init_worker(config: RedactorConfig, cache_dir: str | None) -> None:
         # in a pool worker: leave quietly; the parent breaks off and names the reason once
         os._exit(3)
     _worker_state["cache"] = OcrCache(cache_dir) if cache_dir else None
+    # With a page timeout the plugins run in a killable child (redactor.isolation); the
+    # worker's own pipeline then only names the system and its OCR engine.
+    _worker_state["isolated"] = None
+    if config.page_timeout:
+        from redactor.isolation import IsolatedAnalyzer
+        _worker_state["isolated"] = IsolatedAnalyzer(config, config.page_timeout)
 
 
 def predict_page(page_id: str, image_path: str) -> PagePrediction:
     from redactor.ocr_cache import image_hash
 
     redactor = _worker_state["redactor"]
+    runner = _worker_state["isolated"] or redactor
     cache = _worker_state["cache"]
     system = redactor.system_name
     t0 = time.perf_counter()
@@ -57,7 +64,7 @@ def predict_page(page_id: str, image_path: str) -> PagePrediction:
             raise RedactorError(f"{image_path}: expected one page, found {len(pages)}")
         image = pages[0].image
         if redactor.ocr_free is not None:
-            result = redactor.analyze(image, page_id=page_id)
+            result = runner.analyze(image, page_id=page_id)
             return PagePrediction(result.prediction_json(system), None, time.perf_counter() - t0)
         ocr_seconds = None
         ocr_page = None
@@ -68,12 +75,12 @@ def predict_page(page_id: str, image_path: str) -> PagePrediction:
                 ocr_page, ocr_seconds = hit
         if ocr_page is None:
             t_ocr = time.perf_counter()
-            ocr_page = redactor.read(image)
+            ocr_page = runner.read(image)
             ocr_seconds = time.perf_counter() - t_ocr
             if cache is not None:
                 cache.put(redactor.ocr.fingerprint(), key, ocr_page, ocr_seconds)
         t_det = time.perf_counter()
-        result = redactor.analyze_ocr(ocr_page, image, page_id=page_id)
+        result = runner.analyze_ocr(ocr_page, image, page_id=page_id)
         seconds = ocr_seconds + (time.perf_counter() - t_det)
         return PagePrediction(result.prediction_json(system), ocr_page.to_json(page_id), seconds)
     except RedactorError as exc:
@@ -107,8 +114,12 @@ def predict_pages(config: RedactorConfig, pages: Sequence[tuple[str, str]], work
     cache = str(cache_dir) if cache_dir else None
     if workers <= 1:
         _init_worker(config, cache)
-        for page_id, path in pages:
-            yield predict_page(page_id, path)
+        try:
+            for page_id, path in pages:
+                yield predict_page(page_id, path)
+        finally:
+            if _worker_state.get("isolated") is not None:
+                _worker_state["isolated"].close()
         return
     with _one_opencv_thread(), ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
                                                    initargs=(config, cache)) as pool:

@@ -124,6 +124,26 @@ def sweep_partial_outputs(folder: Path, recursive: bool = False) -> int:
 
 
 @contextlib.contextmanager
+def scratch_file(folder: Path):
+    """A temporary file in ``folder`` under the name sweep_partial_outputs recognises,
+    removed on leaving (unless it was moved away): work in progress, such as the pages of a
+    long document written one by one before the document has its final name."""
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
+        os.close(fd)
+    except OSError as exc:
+        raise OutputError(f"cannot write to {folder}: {exc.strerror or exc}") from None
+    try:
+        yield Path(tmp)
+    except OSError as exc:
+        raise OutputError(f"cannot write to {folder}: {exc.strerror or exc}") from None
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
 def atomic_output(path: Path):
     """Yield a temporary path beside ``path``; rename it into place only on success."""
     with atomic_outputs([path]) as (tmp,):
@@ -147,31 +167,15 @@ def write_pdf(images: Sequence[Image.Image], path: Path, dpi: float = 200.0) -> 
         save_pdf(images, tmp, dpi)
 
 
-def save_pdf(images: Sequence[Image.Image], path: Path, dpi: float = 200.0) -> None:
+def save_pdf(images: Iterable[Image.Image], path: Path, dpi: float = 200.0) -> None:
     """An image-only PDF: one page per image, embedded losslessly, and nothing else (no
-    text layer, no document info, no dates)."""
-    import io
+    text layer, no document info, no dates), written a page at a time
+    (``redactor.pdf_writer``): ``images`` may be a generator."""
+    from redactor.pdf_writer import ImagePdfWriter
 
-    import img2pdf
-
-    if not images:
-        raise OutputError(f"{path}: no pages to write")
-    encoded = []
-    for im in images:
-        buf = io.BytesIO()
-        Image.frombytes("RGB", im.size, im.convert("RGB").tobytes()).save(buf, format="PNG")
-        encoded.append(buf.getvalue())
-    layout = img2pdf.get_fixed_dpi_layout_fun((dpi, dpi))
-    import pikepdf
-
-    raw = img2pdf.convert(encoded, layout_fun=layout, nodate=True, producer=None,
-                          engine=img2pdf.Engine.internal)
-    with pikepdf.open(io.BytesIO(raw)) as pdf:
-        # No document info dictionary at all, and an /ID derived from the content: the same
-        # pages always give the same bytes.
-        if "/Info" in pdf.trailer:
-            del pdf.trailer["/Info"]
-        pdf.save(path, deterministic_id=True)
+    with ImagePdfWriter(path, dpi) as pdf:
+        for im in images:
+            pdf.add_page(im)
 
 
 def write_text(text: str, path: Path) -> None:

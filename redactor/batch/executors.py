@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from multiprocessing.connection import wait as wait_for
 
-from redactor.batch.work import CRASHED, Outcome, Task, error_class, load_redactor, \
+from redactor.batch.work import CRASHED, Outcome, Task, error_class, load_analyzer, load_redactor, \
     prepare_worker_process, redact_task
 from redactor.config import RedactorConfig
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
@@ -53,6 +53,7 @@ def _local_worker_main(conn, config: RedactorConfig, scratch: str | None) -> Non
 
     try:
         redactor = load_redactor(config)
+        analyzer = load_analyzer(config)
     except RedactorError as exc:
         conn.send(("init_failed", type(exc).__name__, str(exc)))
         return
@@ -69,9 +70,11 @@ def _local_worker_main(conn, config: RedactorConfig, scratch: str | None) -> Non
         if task is None:
             break
         try:
-            conn.send(("outcome", redact_task(redactor, task, worker)))
+            conn.send(("outcome", redact_task(redactor, task, worker, analyzer)))
         except (BrokenPipeError, OSError):
             break
+    if analyzer is not None:
+        analyzer.close()
     # Nothing to flush or clean up (workers write no files); a full interpreter shutdown
     # with loaded models takes seconds.
     os._exit(0)
@@ -230,10 +233,11 @@ class RayWorker:
         use_scratch_dir(scratch)
 
         self.init_error = None
-        self.redactor = None
+        self.redactor = self.analyzer = None
         self.worker = f"ray:{os.getpid()}"
         try:
             self.redactor = load_redactor(config)
+            self.analyzer = load_analyzer(config)
         except RedactorError as exc:
             self.init_error = (type(exc).__name__, str(exc))
         except Exception as exc:
@@ -242,7 +246,7 @@ class RayWorker:
     def run(self, task: Task):
         if self.init_error is not None:
             return ("init_failed", *self.init_error)
-        return ("outcome", redact_task(self.redactor, task, self.worker))
+        return ("outcome", redact_task(self.redactor, task, self.worker, self.analyzer))
 
 
 def import_ray():

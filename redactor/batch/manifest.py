@@ -97,6 +97,10 @@ class Manifest:
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.executescript(_SCHEMA)
             self._check_meta(src, dst)
+        except sqlite3.OperationalError as exc:
+            # a full disk or an unwritable folder: the manifest cannot be written, not bad input
+            self.close()
+            raise OutputError(f"manifest {self.path} cannot be written: {exc}") from None
         except sqlite3.DatabaseError as exc:
             self.close()
             raise InputError(f"manifest {self.path} cannot be used: {exc}") from None
@@ -132,13 +136,21 @@ class Manifest:
 
     @contextlib.contextmanager
     def transaction(self):
-        self.db.execute("BEGIN IMMEDIATE")
+        """One committed state change. SQLite's own failures (above all a full disk: "database
+        or disk is full") are the run's output failing to be written, as for any output."""
         try:
-            yield self.db
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+                raise
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            raise OutputError(f"manifest {self.path} cannot be written: {exc}") from None
 
     def close(self) -> None:
         db = getattr(self, "db", None)

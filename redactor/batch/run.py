@@ -29,7 +29,7 @@ from redactor.batch.executors import make_executor
 from redactor.batch.manifest import Manifest, Row
 from redactor.batch.walk import InputFile, check_folders, estimate_pages, file_sha256, \
     find_inputs, output_path
-from redactor.batch.work import CRASHED, OK, QUARANTINED, Outcome, Task, config_fingerprint
+from redactor.batch.work import CRASHED, FAILED, OK, QUARANTINED, Outcome, Task, config_fingerprint
 from redactor.config import RedactorConfig
 from redactor.errors import InputError, OutputError, PluginUnavailable, one_line
 from redactor.render import atomic_output, sweep_partial_outputs
@@ -55,6 +55,7 @@ class BatchOptions:
     rehash: bool = False
     progress: bool | None = None     # None: a bar only on a terminal
     audit: Path | None = None        # full records (hidden values) appended here; redactor.audit
+    overwrite: bool = False          # replace files in DST_DIR this batch did not write
 
     @property
     def manifest_path(self) -> Path:
@@ -210,9 +211,11 @@ class _Progress:
 
 class _Run:
     def __init__(self, manifest: Manifest, executor, dst: Path, fingerprint: str,
-                 summary: BatchSummary, progress: _Progress, audit: AuditLog | None = None):
+                 summary: BatchSummary, progress: _Progress, audit: AuditLog | None = None,
+                 overwrite: bool = False):
         self.m, self.ex, self.dst, self.fp = manifest, executor, dst, fingerprint
         self.summary, self.progress, self.audit = summary, progress, audit
+        self.overwrite = overwrite
         self.crashes: Counter[str] = Counter()
         self.todo_by_rel: dict[str, _Todo] = {}
         self.released: list[str] = []   # handed back unfinished because of an interrupt
@@ -245,6 +248,13 @@ class _Run:
         self.summary.worker_cpu_seconds += o.cpu_seconds
         estimate = todo.pages_estimate if todo else 1
         item = todo.item if todo else None
+        clash = self._clash(o)
+        if clash:
+            # The batch's own earlier outputs were removed when the input was planned, so
+            # these files are someone else's: never replaced without --overwrite.
+            o.status, o.outputs = FAILED, []
+            o.error, o.error_type = (f"{clash} already exists in {self.dst} and was not written "
+                                     f"by this batch; --overwrite replaces it"), "OutputError"
         if o.status == OK:
             self._write(o, item)
             self.summary.done += 1
@@ -274,7 +284,22 @@ class _Run:
             error = _without_name(o.error or "unknown error", item)
             self.summary.failures.append((o.rel, error))
             self.progress.say(f"redactor: error: {o.rel}: {error}")
+            if o.error_type == "OutputError" and not clash:
+                # The worker's disk is full: every input after this one would fail the same
+                # way, so the run stops, as when the parent's own write fails.
+                raise OutputError(f"{o.rel}: {error}")
         self.progress.finished(o.pages, estimate, o.status)
+        return None
+
+    def _clash(self, o: Outcome) -> str | None:
+        """The first output of ``o`` whose name an existing file holds, unless --overwrite."""
+        if self.overwrite or not o.outputs:
+            return None
+        root = self.dst / QUARANTINE_DIR if o.status == QUARANTINED else self.dst
+        for name, _ in o.outputs:
+            target = output_path(root, o.rel, name)
+            if target.exists():
+                return target.relative_to(self.dst).as_posix()
         return None
 
     def _write(self, o: Outcome, item: InputFile, quarantine: bool = False) -> dict[str, str]:
@@ -393,7 +418,7 @@ def run_batch(config: RedactorConfig, opts: BatchOptions) -> BatchSummary:
                                  limit=max(1, len(todo)), scratch=str(dst / SCRATCH_DIR))
         run_id = manifest.start_run(opts.executor, opts.workers or 0, fingerprint)
         progress = _Progress(sum(t.pages_estimate for t in todo), opts.progress if todo else False)
-        run = _Run(manifest, executor, dst, fingerprint, summary, progress, audit)
+        run = _Run(manifest, executor, dst, fingerprint, summary, progress, audit, opts.overwrite)
         clean = False
         try:
             if todo:

@@ -110,6 +110,17 @@ def load_redactor(config: RedactorConfig):
     return Redactor(config)
 
 
+def load_analyzer(config: RedactorConfig):
+    """With ``page_timeout``: the worker's killable child that runs the plugins on each page
+    (``redactor.isolation``), so a hanging or crashing plugin costs its input, not the
+    worker; else None (the worker's own pipeline runs them)."""
+    if not config.page_timeout:
+        return None
+    from redactor.isolation import IsolatedAnalyzer
+
+    return IsolatedAnalyzer(config, config.page_timeout)
+
+
 def verification_summary(pages) -> str:
     """'not run', or JSON: passed/failed, pages checked, and the first failing finding."""
     checked = [p for p in pages if p.verification is not None]
@@ -142,8 +153,9 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def redact_task(redactor, task: Task, worker: str | None = None) -> Outcome:
-    """Redact one input; every failure becomes an Outcome, never an exception."""
+def redact_task(redactor, task: Task, worker: str | None = None, analyzer=None) -> Outcome:
+    """Redact one input; every failure becomes an Outcome, never an exception. ``analyzer``:
+    see ``load_analyzer``."""
     from redactor.document import redact_document
 
     start, cpu_start = time.perf_counter(), _cpu_seconds()
@@ -157,12 +169,12 @@ def redact_task(redactor, task: Task, worker: str | None = None) -> Outcome:
                 src = Path(tmp, "in", task.name)
                 src.parent.mkdir()
                 src.write_bytes(task.data)
-                doc = redact_document(redactor, src, Path(tmp, "out"), task.stem)
+                doc = redact_document(redactor, src, Path(tmp, "out"), task.stem, analyzer)
             else:
                 src = Path(task.path)
                 before = _stat(src, task.name)
                 out.sha256 = _sha256_file(src, task.name)
-                doc = redact_document(redactor, src, Path(tmp, "out"), task.stem)
+                doc = redact_document(redactor, src, Path(tmp, "out"), task.stem, analyzer)
                 if _stat(src, task.name) != before:
                     raise errors.InputError(f"{task.name}: changed while it was being redacted; "
                                             f"run the batch again")
@@ -181,7 +193,7 @@ def redact_task(redactor, task: Task, worker: str | None = None) -> Outcome:
     except errors.RedactorError as exc:
         out.error, out.error_type = str(exc), type(exc).__name__
     except MemoryError:
-        out.error, out.error_type = "out of memory", "MemoryError"
+        out.error, out.error_type = "out of memory", "ResourceExhausted"
     except Exception as exc:   # a bug must cost one input, not the archive
         out.error = f"internal error: {type(exc).__name__}: {exc}"
         out.error_type = type(exc).__name__

@@ -35,6 +35,9 @@ def register(sub) -> None:
                    help="hash every done input to notice changes that kept size and mtime")
     p.add_argument("--no-progress", dest="progress", action="store_false", default=None,
                    help="no progress bar (default: a bar when stderr is a terminal)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace files in DST_DIR that this batch did not write (default: such an "
+                        "input fails and the file is left alone)")
     p.add_argument("--pad", type=float, help="grow every box by this many pixels")
     p.add_argument("--fill", help="box colour (default black)")
     add_audit_option(p)
@@ -56,7 +59,7 @@ def run(args) -> int:
                         workers=args.workers, executor=args.executor,
                         ray_address=args.ray_address, retry_quarantined=args.retry_quarantined,
                         rehash=args.rehash, progress=args.progress,
-                        audit=Path(args.audit) if args.audit else None)
+                        audit=Path(args.audit) if args.audit else None, overwrite=args.overwrite)
     previous = signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         summary = run_batch(config, opts)

@@ -38,9 +38,12 @@ def run_predict(config, pages_file: Path, out: Path, workers: int = 1, cache_dir
     from eval.dataset import load_dataset, select_split
     from redactor.pipeline import check_available
     from redactor.predict import predict_pages
-    from redactor.render import atomic_output
+    from redactor.render import atomic_output, sweep_partial_outputs
 
     check_available(config)
+    # what a killed run left half-written beside its outputs (never a final name)
+    if out.parent.is_dir():
+        sweep_partial_outputs(out.parent)
     gold = select_split(load_dataset(pages_file), split)
     if limit:
         gold = gold[:limit]

@@ -82,6 +82,9 @@ def register(sub) -> None:
                                    "DIR/<stem>.boxes.jsonl.")
     p.add_argument("inputs", nargs="+", metavar="INPUT")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace outputs that already exist in DIR (default: that input fails "
+                        "and the files are left alone)")
     p.add_argument("--pad", type=float, help="grow every box by this many pixels")
     p.add_argument("--fill", help="box colour (default black)")
     add_audit_option(p)
@@ -119,7 +122,7 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from redactor.audit import AuditLog
-    from redactor.document import QUARANTINE_DIR, redact_document, remove_stale_outputs
+    from redactor.document import QUARANTINE_DIR, existing_outputs, redact_document, remove_stale_outputs
     from redactor.isolation import IsolatedAnalyzer
     from redactor.pipeline import Redactor
     from redactor.render import sweep_partial_outputs
@@ -142,6 +145,15 @@ def run(args) -> int:
     done = 0
     try:
         for path in tqdm(inputs, unit="file", disable=len(inputs) < 2 or None, file=sys.stderr):
+            # the quarantine is the tool's own back room: its files are replaced freely
+            present = existing_outputs(out_dir, names[path], quarantine=False)
+            if present and not args.overwrite:
+                # Files of an earlier run, or anyone's: never replaced without being asked.
+                failures.append(OutputError(f"{path.name}: {present[0]} already exists; "
+                                            f"--overwrite replaces it"))
+                tqdm.write(one_line(f"redactor: error: {path.name}: {present[0]} already exists; "
+                                    f"nothing written (--overwrite replaces it)"), file=sys.stderr)
+                continue
             try:
                 doc = redact_document(redactor, path, out_dir, names[path], analyzer)
             except RedactorError as exc:
@@ -161,6 +173,7 @@ def run(args) -> int:
                                     f"{doc.output} (quarantine)"), file=sys.stderr)
                 continue
             done += 1
+            remove_stale_outputs(out_dir, names[path], published=False)   # it passed now
             tqdm.write(one_line(f"{path} -> {doc.output} ({len(doc.pages)} page(s), "
                                 f"{doc.n_redactions} box(es))"), file=sys.stdout)
     finally:

@@ -167,3 +167,38 @@ def test_segfaulting_detector_is_contained(installed, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("worker died") == 2          # a fresh worker was started for the second page
     assert _outputs(out) == []
+
+
+def test_batch_page_timeout_stops_a_hanging_detector(installed, tmp_path, capsys):
+    src = tmp_path / "in"
+    src.mkdir()
+    _page(src / "p.png", "Signed by John Smith")
+    out = tmp_path / "out"
+    code = main(["batch", str(src), "--out", str(out), "--detector", "fi-hang", "--page-timeout", "5",
+                 "--workers", "1", "--no-progress"])
+    assert code == 7
+    captured = capsys.readouterr()
+    assert "timed out after 5 s" in captured.out + captured.err
+    assert not [p for p in out.rglob("*") if p.is_file() and p.suffix in (".png", ".jsonl")]
+
+
+def test_predict_page_timeout_records_the_page_and_goes_on(installed, tmp_path):
+    import json as _json
+    root = tmp_path / "ds"
+    (root / "images").mkdir(parents=True)
+    _page(root / "images" / "a.png", "Signed by John Smith")
+    _page(root / "images" / "b.png", "Signed by Jane Smith")
+    with open(root / "pages.jsonl", "w") as fh:
+        for pid in ("a", "b"):
+            fh.write(_json.dumps({"page_id": pid, "image": f"images/{pid}.png", "width": 1000,
+                                  "height": 200, "source": "synthetic", "page_type": "form",
+                                  "annotations": []}) + "\n")
+    preds = tmp_path / "preds.jsonl"
+    (tmp_path / ".rdx-left-by-a-killed-run.part").write_text("half")
+    code = main(["predict", "--pages", str(root / "pages.jsonl"), "--out", str(preds),
+                 "--detector", "fi-hang", "--page-timeout", "5"])
+    assert code == 7
+    lines = [_json.loads(x) for x in preds.read_text().splitlines()]
+    assert [x["page_id"] for x in lines] == ["a", "b"]
+    assert all("timed out after 5 s" in x["error"] for x in lines)
+    assert not list(tmp_path.glob(".*.part"))

@@ -102,7 +102,7 @@ def test_a_page_that_cannot_be_written_takes_its_boxes_file_with_it(tmp_path, ca
     out = tmp_path / "out"
     # the page's name is taken by a folder: its write fails after the boxes file's
     (out / "contact.redacted.png").mkdir(parents=True)
-    assert main(["redact", str(page), "--out", str(out)]) == 5
+    assert main(["redact", str(page), "--out", str(out), "--overwrite"]) == 5
     assert "cannot write" in capsys.readouterr().err
     assert sorted(p.name for p in out.iterdir()) == ["contact.redacted.png"]
 
@@ -167,6 +167,42 @@ def test_a_failed_rerun_removes_the_outputs_of_the_earlier_run(tmp_path, capsys)
     # the input changes into something that cannot be read: the earlier redaction must not
     # pass for the redaction of what the input is now
     page.write_bytes(page.read_bytes()[:300])
-    assert main(["redact", str(page), "--out", str(out)]) == 2
+    assert main(["redact", str(page), "--out", str(out), "--overwrite"]) == 2
     assert "removed the outputs of an earlier run" in capsys.readouterr().err
     assert list(out.iterdir()) == []
+
+
+def test_an_existing_output_is_replaced_only_with_overwrite(tmp_path, capsys):
+    page = _page(tmp_path / "contact.png")
+    out = tmp_path / "out"
+    out.mkdir()
+    theirs = out / "contact.redacted.png"
+    theirs.write_bytes(b"someone else's file")
+    assert main(["redact", str(page), "--out", str(out)]) == 5
+    assert "contact.redacted.png already exists" in capsys.readouterr().err
+    assert theirs.read_bytes() == b"someone else's file"
+    assert sorted(p.name for p in out.iterdir()) == ["contact.redacted.png"]
+    assert main(["redact", str(page), "--out", str(out), "--overwrite"]) == 0
+    assert theirs.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_batch_leaves_files_it_did_not_write_unless_told(tmp_path, capsys):
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    _page(src / "contact.png")
+    out.mkdir()
+    theirs = out / "contact.redacted.png"
+    theirs.write_bytes(b"someone else's file")
+    assert main(["batch", str(src), "--out", str(out), "--workers", "1", "--no-progress"]) == 7
+    assert "already exists" in capsys.readouterr().err
+    assert theirs.read_bytes() == b"someone else's file"
+    assert not (out / "contact.boxes.jsonl").exists()
+    assert main(["batch", str(src), "--out", str(out), "--workers", "1", "--no-progress",
+                 "--overwrite"]) == 0
+    assert theirs.read_bytes()[:4] == b"\x89PNG" and (out / "contact.boxes.jsonl").is_file()
+    # the batch's own outputs are its to replace when the input changes: no --overwrite needed
+    _page(src / "contact.png")
+    (src / "contact.png").touch()
+    with open(src / "contact.png", "ab") as fh:
+        fh.write(b"\0")
+    assert main(["batch", str(src), "--out", str(out), "--workers", "1", "--no-progress"]) == 0
