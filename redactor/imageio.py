@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MAX_PIXELS = 90_000_000     # ~ an A3 page at 600 dpi; raise with --max-pixels
 DEFAULT_PDF_DPI = 200
-MAX_PAGES = 10_000                 # pages of one file; every page is held in memory
+MAX_PAGES = 10_000                 # pages of one file (they stream through one at a time; a
+                                   # longer file is most likely a decompression bomb of pages)
 PDF_SUFFIXES = {".pdf"}
 
 
