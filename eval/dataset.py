@@ -7,6 +7,7 @@ exist and have the size the line declares.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+import os
 from pathlib import Path
 from typing import Iterable
 
@@ -75,8 +76,11 @@ def _parse_annotation(raw, index: int, width: int, height: int) -> GoldBox:
 def _image_path(raw, base_dir: Path) -> Path:
     if not isinstance(raw, str) or not raw:
         raise LineError(f"'image' must be a non-empty path, got {raw!r}")
-    root = base_dir.resolve()
-    path = (root / raw).resolve()
+    # Judged on the path as written, not where symbolic links lead: a dataset whose images/
+    # is a link to another disk is still the folder the user named; "..", an absolute path
+    # or a drive elsewhere is not.
+    root = Path(os.path.abspath(base_dir))
+    path = Path(os.path.normpath(root / raw))
     if path != root and root not in path.parents:
         raise LineError(f"image path {raw!r} leaves the dataset folder {root}")
     return path

@@ -142,3 +142,18 @@ def test_eval_ocr_words_load_in_file_order(tmp_path):
                                                    {"text": "Lopez", "bbox": [4, 2, 6, 4], "conf": 90}]}])
     words = load_ocr_words(path)["a"]
     assert [w.text for w in words] == ["Maria", "Lopez"] and words[0].conf == 96.0
+
+
+def test_a_dataset_whose_images_folder_is_a_link_loads(tmp_path):
+    # images kept on another disk and linked in: nothing leaves the folder the user named
+    elsewhere = tmp_path / "big-disk" / "scans"
+    elsewhere.mkdir(parents=True)
+    Image.new("RGB", (40, 30), "white").save(elsewhere / "a.png")
+    ds = tmp_path / "ds"
+    ds.mkdir()
+    (ds / "images").symlink_to(elsewhere, target_is_directory=True)
+    pages = load_dataset(write(ds / "pages.jsonl", [page("a", image="images/a.png")]))
+    assert pages[0].image.read_bytes() == (elsewhere / "a.png").read_bytes()
+    # written paths that leave the folder are still refused, link or not
+    with pytest.raises(InputError, match="leaves the dataset folder"):
+        load_dataset(write(ds / "pages.jsonl", [page("a", image="images/../../big-disk/scans/a.png")]))
