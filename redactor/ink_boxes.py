@@ -20,6 +20,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from redactor.colour_contrast import contrast_gray
 from redactor.errors import InputError
 from redactor.model import BBox, Redaction
 from redactor.scan_cleanup import FRAGMENT_AREA
@@ -53,14 +54,27 @@ JOINED_MIN_H = 0.35      # ... and joined dots taller than JOINED_MAX_H span two
 JOINED_MAX_H = 1.3
 
 
+# PIL modes without colour: their plain grey is all there is to see
+_GREY_MODES = ("1", "L", "LA", "La", "I", "I;16", "I;16B", "I;16L", "F")
+
+
 def to_gray(image) -> np.ndarray:
-    """A uint8 2-D grey image from a PIL image or a 2-D/3-D numpy array."""
+    """A uint8 2-D grey image from a PIL image or a 2-D/3-D numpy array; colour ink that
+    the plain grey would hide is kept by ``colour_contrast.contrast_gray`` (the grey the
+    OCR reads, so boxes are fitted to the ink it read)."""
     if hasattr(image, "mode") and hasattr(image, "convert"):
         arr = np.asarray(image.convert("L"))
+        if image.mode not in _GREY_MODES:
+            rgb = image if image.mode == "RGB" else image.convert("RGB")
+            arr = contrast_gray(np.asarray(rgb), arr)
     else:
         arr = np.asarray(image)
         if arr.ndim == 3 and arr.shape[2] in (3, 4):
-            arr = cv2.cvtColor(np.ascontiguousarray(arr[:, :, :3]), cv2.COLOR_RGB2GRAY)
+            rgb = np.ascontiguousarray(arr[:, :, :3])
+            if rgb.dtype == np.uint8:
+                arr = contrast_gray(rgb, cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY))
+            else:
+                arr = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     if arr.ndim != 2 or arr.size == 0:
         raise InputError(f"ink fitting needs a 2-D grey image, got shape {arr.shape}")
     if arr.dtype != np.uint8:

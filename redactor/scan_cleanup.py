@@ -17,6 +17,8 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
+from redactor.colour_contrast import contrast_gray
+
 Affine = np.ndarray   # shape (2, 3), float64
 Box = tuple[float, float, float, float]
 
@@ -82,7 +84,8 @@ def map_boxes_back(boxes: Iterable[Sequence[float]], forward: Affine, width: flo
 
 # ----------------------------------------------------------------------- conversions
 def to_gray(image) -> np.ndarray:
-    """uint8 2-D gray from a PIL image or a gray/RGB/RGBA array (alpha composited on white)."""
+    """uint8 2-D gray from a PIL image or a gray/RGB/RGBA array (alpha composited on white);
+    colour ink that its plain grey would hide is kept by ``colour_contrast.contrast_gray``."""
     arr = np.asarray(image)
     if arr.dtype != np.uint8:
         arr = np.clip(arr, 0, 255).astype(np.uint8) if arr.dtype != bool else arr.astype(np.uint8) * 255
@@ -93,7 +96,9 @@ def to_gray(image) -> np.ndarray:
         rgb = arr[:, :, :3].astype(np.float32) * alpha + 255.0 * (1.0 - alpha)
         arr = rgb.astype(np.uint8)
     if arr.ndim == 3 and arr.shape[2] == 3:
-        return cv2.cvtColor(arr, cv2.COLOR_RGB2GRAY)
+        # Colour the plain grey hides (red on a green field of equal grey) is read from
+        # its colour contrast; any other page gets the plain grey, the same bytes.
+        return contrast_gray(arr, cv2.cvtColor(arr, cv2.COLOR_RGB2GRAY))
     if arr.ndim == 3 and arr.shape[2] == 1:
         return arr[:, :, 0]
     raise ValueError(f"unsupported image array shape {arr.shape}")
