@@ -10,7 +10,9 @@ Tesseract's orientation detection if its ink does not plainly show upright text 
 and read it once more with its strokes repaired, keeping the better read.
 Then read again, on enlarged crops, the unsure words and the lines Tesseract ran
 together, keeping the better reading (optionally also whole unsure lines and the inked
-places where it read nothing). Every box is mapped
+places where it read nothing). Last, ink that no confident word covers and whose lines
+run at an angle of their own (a stamp, a vertical or upside-down label) is turned
+upright and read (``plugins._rotated_text``). Every box is mapped
 back through the inverse of those transforms, so boxes are always in the pixel space of the
 image given to ``read``. Tesseract runs with ``OMP_THREAD_LIMIT=1`` (several times faster
 on small machines, same words); parallelise over pages instead.
@@ -33,10 +35,11 @@ from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend
 
+from plugins import _rotated_text as rotated
 from plugins._tesseract_lib import TesseractTimeout, load_library
 
 # Bumped whenever a change here can change the words read: part of the cache key.
-ALGORITHM_REVISION = "9"
+ALGORITHM_REVISION = "10"
 INSTALL_HINT = "install Debian package tesseract-ocr"
 log = logging.getLogger(__name__)
 _CMD_LOCK = threading.Lock()
@@ -167,6 +170,11 @@ class TesseractOcr(OcrBackend):
       of its ink's components specks (``scan_cleanup.fragment_share``: dithered or worn
       strokes) is read with its strokes repaired straight away, instead of after a weak first
       read (default 0.25; ``off``: revision 8's order; docs/ocr.md "Revision 9").
+    - ``rotated_blocks``: after the page is read, ink that no confident word covers and
+      whose lines run at an angle of their own (a stamp turned 30 degrees, a vertical or
+      upside-down label) is turned upright, read, and its words replace the fragments read
+      over it, boxed as the axis-aligned hull of each turned word (``plugins._rotated_text``;
+      default on; revision 10).
     - ``engine``: ``"auto"`` (default): Tesseract's library in-process (libtesseract,
       same words as the binary without its start-up on every read) when it is the default
       binary's version, else the binary; ``"library"`` insists on the library, ``"cli"``
@@ -186,7 +194,7 @@ class TesseractOcr(OcrBackend):
                  orientation_check: str = "ink", shrink_above: float | None = SHRINK_ABOVE,
                  split_merged: bool = True, reread_unsure: bool = True, join_lines: bool = True,
                  read_unread: bool = True, repair_first: float | str | None = REPAIR_FIRST_SHARE,
-                 engine: str = "auto",
+                 rotated_blocks: bool = True, engine: str = "auto",
                  timeout: float = 120.0, tesseract_cmd: str = "tesseract", **unknown):
         if unknown:
             raise InputError(f"tesseract: unknown option(s): {', '.join(sorted(unknown))}")
@@ -231,6 +239,7 @@ class TesseractOcr(OcrBackend):
         self.reread_unsure = _as_bool(reread_unsure, "reread_unsure")
         self.join_lines = _as_bool(join_lines, "join_lines")
         self.read_unread = _as_bool(read_unread, "read_unread")
+        self.rotated_blocks = _as_bool(rotated_blocks, "rotated_blocks")
         if str(shrink_above).strip().lower() in ("", "0", "none", "off", "false"):
             shrink_above = None
         self.shrink_above = _as_number(shrink_above, "shrink_above", float) if shrink_above else None
@@ -310,7 +319,8 @@ class TesseractOcr(OcrBackend):
                 f"find_tables={self.find_tables} orientation_check={self.orientation_check} "
                 f"shrink_above={self.shrink_above} split_merged={self.split_merged} "
                 f"reread_unsure={self.reread_unsure} join_lines={self.join_lines} "
-                f"read_unread={self.read_unread} repair_first={self.repair_first}")
+                f"read_unread={self.read_unread} repair_first={self.repair_first} "
+                f"rotated={self.rotated_blocks}")
 
     def describe(self) -> str:
         # not in the fingerprint: library and binary read the same words
@@ -370,7 +380,33 @@ class TesseractOcr(OcrBackend):
             words = self._reread(work, words, text_h, dpi, deadline)
         if self.join_lines:
             words = _join_row_parts(_join_split_lines(words))
+        if self.rotated_blocks and (text_h or line_h):
+            words = self._read_rotated(work, words, text_h or line_h, dpi, deadline)
         return self._to_page(words, forward, width, height)
+
+    def _read_rotated(self, work: np.ndarray, words: list[_Word], th: float, dpi: int,
+                      deadline: float) -> list[_Word]:
+        """Blocks of ink at an angle of their own read upright (``plugins._rotated_text``),
+        all in one Tesseract run; a block's confident reading replaces the unsure words
+        centred in it and goes in a block of its own."""
+        seen = [(w.text, w.box, w.conf) for w in words]
+        blocks = rotated.find_blocks(work, seen, th)
+        tried = rotated.variants(work, blocks, th, seen) if blocks else []
+        if not tried:
+            return words
+        canvas, placed = rotated.stack([v.image for v in tried], th)
+        found = self._read_words(canvas, rotated.PSM, dpi, deadline)
+        per = rotated.split([(w.text, w.box, w.conf, w.line_key) for w in found], placed)
+        h, w = work.shape[:2]
+        readings = rotated.best_reading(per, tried, w, h)
+        if not readings:
+            return words
+        out = [wd for wd in words if rotated.is_confident(wd.text, wd.conf)
+               or not any(rotated.inside(wd.box, blocks[b]) for b in readings)]
+        for b, new in sorted(readings.items()):
+            out.extend(_Word(t, box, conf, ("rotated", b) + tuple(key), ("rotated", b))
+                       for t, box, conf, key in new)
+        return out
 
     def _read_regions_again(self, work: np.ndarray, words: list[_Word],
                             regions: list[tuple[list[float], str]], line_h: float, text_h,
