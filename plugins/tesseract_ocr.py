@@ -39,7 +39,7 @@ from plugins import _rotated_text as rotated
 from plugins._tesseract_lib import TesseractTimeout, load_library
 
 # Bumped whenever a change here can change the words read: part of the cache key.
-ALGORITHM_REVISION = "10"
+ALGORITHM_REVISION = "11"
 INSTALL_HINT = "install Debian package tesseract-ocr"
 log = logging.getLogger(__name__)
 _CMD_LOCK = threading.Lock()
@@ -69,6 +69,16 @@ ROW_PART_HEIGHTS = 1.5  # ... its text height within this factor of the row's
 # Share of a read's words read with confidence (>= 80) below which an upright page is read
 # once more with its strokes repaired (``repair``).
 READS_WELL = 0.8
+# A read in which more than this share of the confident words are taller than wide is of a
+# sideways page (horizontal text is wider than tall from three characters on, even in a
+# condensed face; a page of vertical labels only, as on a spine, is the rare exception).
+SIDEWAYS_SHARE = 0.5
+# A turned read replaces a vertical one when it reads at least this share of its quality:
+# the vertical read's words are often right one by one, but out of order.
+SIDEWAYS_GAIN = 0.8
+# Words running down the page (sc.upright_text_evidence) that make a weak read with no
+# answer from orientation detection worth reading turned both ways.
+RUNS_DOWN_WORDS = 4
 # choose_scale's smallest gain: text at least target / MIN_UPSCALE tall is read as it is.
 MIN_UPSCALE = 1.25
 # Text taller than MIN_UPSCALE times this is shrunk (area averaging) to this height:
@@ -340,6 +350,8 @@ class TesseractOcr(OcrBackend):
             and specks is not None and specks >= self.repair_first
         words = self._read_words(sc.repair_strokes(work, text_h) if repaired else work,
                                  self.psm, dpi, deadline)
+        if self.orientation == "auto" and _reads_sideways(words):
+            work, forward, words = self._turn_sideways(work, forward, words, text_h, dpi, deadline)
         if not _reads_upright(words):
             # Few confident words: a sideways or upside-down page, or a badly printed
             # upright one (broken, dotted, eaten-away strokes). Orientation detection
@@ -354,13 +366,15 @@ class TesseractOcr(OcrBackend):
             turned_first = detect and (evidence is None or sc.looks_turned(evidence))
             if turned_first:
                 before = work
-                work, forward, words = self._turn_upright(work, forward, words, text_h, dpi, deadline)
+                work, forward, words = self._turn_upright(work, forward, words, text_h, dpi, deadline,
+                                                          evidence)
                 repaired = repaired and work is before
             if self.repair and self.preprocess and not repaired and not _reads_upright(words):
                 words, repaired = self._repaired_read(work, words, text_h, dpi, deadline), True
             if detect and not turned_first and not _reads_upright(words) \
                     and not sc.looks_upright(evidence):
-                work, forward, words = self._turn_upright(work, forward, words, text_h, dpi, deadline)
+                work, forward, words = self._turn_upright(work, forward, words, text_h, dpi, deadline,
+                                                          evidence)
                 repaired = False
         if self.repair and self.preprocess and not repaired and not _reads_well(words):
             # An upright page read only in part: bold captions read well, the broken or
@@ -539,17 +553,37 @@ class TesseractOcr(OcrBackend):
         return work, forward
 
     def _turn_upright(self, work: np.ndarray, forward, words: list[_Word], text_h, dpi: int,
-                      deadline: float):
+                      deadline: float, evidence=None):
         """The page turned by what orientation detection says, deskewed and read again,
-        when that read is better; else the page and words as they were."""
+        when that read is better; else the page and words as they were. When detection
+        has no answer (small or sparse text: a few lines on a card) but the ink's words
+        run down rather than across (``evidence``, ``sc.upright_text_evidence``), both
+        quarter turns are read and the better kept."""
         turns = self._quarter_turns(work, dpi, deadline)
-        if turns:
+        tries = [turns] if turns else ([1, 3] if _runs_down(evidence) else [])
+        best = (work, forward, words)
+        for t in tries:
+            turned, fwd = _turn(work, forward, t)
+            turned, fwd = self._straighten(turned, fwd, text_h)
+            again = self._read_words(turned, self.psm, dpi, deadline)
+            if _quality(again) > _quality(best[2]):
+                best = (turned, fwd, again)
+        return best
+
+    def _turn_sideways(self, work: np.ndarray, forward, words: list[_Word], text_h, dpi: int,
+                       deadline: float):
+        """A page read as vertical text (``_reads_sideways``) turned a quarter each way and
+        read again; the better read that is no longer sideways is kept. Orientation
+        detection is not asked: it answers from the same glyphs the vertical read already
+        recognised, and the two turns settle it at the cost of two reads."""
+        best = (work, forward, words)
+        for turns in (1, 3):
             turned, fwd = _turn(work, forward, turns)
             turned, fwd = self._straighten(turned, fwd, text_h)
             again = self._read_words(turned, self.psm, dpi, deadline)
-            if _quality(again) > _quality(words):
-                return turned, fwd, again
-        return work, forward, words
+            if not _reads_sideways(again) and _quality(again) > _quality(best[2]) * SIDEWAYS_GAIN:
+                best = (turned, fwd, again)
+        return best
 
     def _quarter_turns(self, work: np.ndarray, dpi: int, deadline: float) -> int:
         """Counter-clockwise quarter turns that make the page upright, by Tesseract's
@@ -1031,9 +1065,39 @@ def _mean_conf(words: list[_Word]) -> float:
 
 def _reads_upright(words: list[_Word]) -> bool:
     """A read of an upright page has confident words; a sideways or upside-down page
-    yields few words, mostly low-confidence fragments."""
+    yields few words, mostly low-confidence fragments. Or a sideways page is read
+    confidently as vertical text, each word's box taller than wide, but its lines come
+    out in reverse order ("0958 7946 20 +44 Tel" for "Tel +44 20 7946 0958"): no value
+    that spans words is found then, so such a read is no upright one either."""
     good = [w for w in words if w.conf >= 80 and sum(ch.isalpha() for ch in w.text) >= 3]
-    return len(good) >= 5 and len(good) >= 0.3 * len(words)
+    if len(good) < 5 or len(good) < 0.3 * len(words):
+        return False
+    return _vertical_share(good) < SIDEWAYS_SHARE
+
+
+def _runs_down(evidence) -> bool:
+    """The ink's word shapes run down at least twice as often as across (a few of them
+    suffice: too few for ``sc.looks_turned`` to be sure, enough to make two reads worth it)."""
+    if evidence is None:
+        return False
+    across, down, _ = evidence
+    return down >= RUNS_DOWN_WORDS and down >= 2 * across
+
+
+def _reads_sideways(words: list[_Word]) -> bool:
+    """Tesseract read the page's text as vertical lines: most confident words are taller
+    than wide (a sideways page, or one shown turned by a PDF's /Rotate)."""
+    good = [w for w in words if w.conf >= 60 and sum(ch.isalnum() for ch in w.text) >= 3]
+    return len(good) >= 3 and _vertical_share(good) >= SIDEWAYS_SHARE
+
+
+def _vertical_share(words: list[_Word]) -> float:
+    """Share of ``words`` (of three or more characters) whose box is taller than wide."""
+    # boxes of Tesseract's words (``box``) or of a page's WordBoxes (``bbox``) alike
+    boxes = [getattr(w, "box", None) or w.bbox for w in words if len(w.text) >= 3]
+    if not boxes:
+        return 0.0
+    return sum((b[3] - b[1]) > 1.2 * (b[2] - b[0]) for b in boxes) / len(boxes)
 
 
 def _reads_well(words: list[_Word]) -> bool:
