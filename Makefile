@@ -1,12 +1,16 @@
 # Two set-up commands for a fresh machine: `make demo` and `make test`. Each installs what it
 # needs: Debian packages (as root, via apt-get, when missing) and the Python packages into
-# .venv (re-installed whenever pyproject.toml changes).
+# .venv (re-installed whenever pyproject.toml changes). `make demo` installs only the core
+# (the default pipeline: Tesseract, Presidio, spaCy's small model); `make test` and
+# `make bench` add every extra the tests and benchmarks use.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 EXTRAS ?= test,cloud,gliner,peer,ray,rapidocr
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
+HASH := $(shell cat pyproject.toml | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(HASH)
+CORE_STAMP := $(VENV)/.installed-core-$(HASH)
 APT_PACKAGES := tesseract-ocr libtesseract5 tesseract-ocr-eng tesseract-ocr-osd poppler-utils \
 	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf fonts-urw-base35
 # Tesseract's OpenMP threads make it ~5x slower on small machines; parallelise over pages.
@@ -15,7 +19,7 @@ export OMP_THREAD_LIMIT := 1
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test bench bench-data bench-scale real-data install sysdeps clean
+.PHONY: demo test bench bench-data bench-scale real-data install install-core sysdeps clean
 
 sysdeps:
 	@missing=""; \
@@ -32,11 +36,20 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	$(PY) -m pip install -q --no-deps presidio-image-redactor==0.0.62 rapidocr-onnxruntime==1.4.4
-	@rm -f $(VENV)/.installed-*; touch $@
+	@rm -f $(VENV)/.installed-*; touch $@ $(CORE_STAMP)
+
+# The full install holds the core: only a venv without it installs the core alone.
+$(CORE_STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	@rm -f $(VENV)/.installed-core-*; touch $@
 
 install: sysdeps $(STAMP)
 
-demo: install
+install-core: sysdeps $(CORE_STAMP)
+
+demo: install-core
 	$(VENV)/bin/redactor redact eval/data/sample/images/*.png --out out/ --overwrite
 	@echo "redacted sample pages are in out/ (*.redacted.png, boxes in *.boxes.jsonl)"
 

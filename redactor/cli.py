@@ -12,7 +12,14 @@ import pkgutil
 import sys
 
 from redactor import __version__
-from redactor.errors import RedactorError, exit_code_for, one_line
+from redactor.errors import PluginUnavailable, RedactorError, exit_code_for, one_line
+
+# Packages of the optional extras (pyproject.toml) that commands import on use: missing, they
+# are a one-line "install the extra", not a traceback (`make demo` installs only the core).
+OPTIONAL_MODULES = {"matplotlib": "eval", "faker": "eval", "img2pdf": "test", "pikepdf": "test",
+                    "pypdf": "test", "boto3": "cloud", "botocore": "cloud", "google": "cloud",
+                    "torch": "gliner", "transformers": "gliner", "gliner": "gliner",
+                    "gliner2": "gliner", "ray": "ray", "onnxruntime": "rapidocr"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -45,6 +52,14 @@ def main(argv: list[str] | None = None) -> int:
     except RedactorError as exc:
         print(f"redactor: error: {one_line(exc)}", file=sys.stderr)
         return exit_code_for(exc)
+    except ModuleNotFoundError as exc:
+        extra = OPTIONAL_MODULES.get((exc.name or "").split(".")[0])
+        if extra is None:
+            return _internal_error(exc, args.verbose)
+        error = PluginUnavailable(f"`redactor {args.command}` needs {exc.name}, which is in the "
+                                  f"'{extra}' extra: pip install -e '.[{extra}]' (or make test)")
+        print(f"redactor: error: {one_line(error)}", file=sys.stderr)
+        return exit_code_for(error)
     except KeyboardInterrupt:
         print("redactor: interrupted", file=sys.stderr)
         return 130
@@ -53,11 +68,15 @@ def main(argv: list[str] | None = None) -> int:
               "so lower --pdf-dpi or --max-pixels, or use fewer --workers)", file=sys.stderr)
         return exit_code_for(exc)
     except Exception as exc:   # a bug, not a user error: still one line, details with -v
-        if args.verbose:
-            raise
-        print(f"redactor: internal error: {type(exc).__name__}: {one_line(exc)} (run with -v for details)",
-              file=sys.stderr)
-        return 1
+        return _internal_error(exc, args.verbose)
+
+
+def _internal_error(exc: Exception, verbose: bool) -> int:
+    if verbose:
+        raise exc
+    print(f"redactor: internal error: {type(exc).__name__}: {one_line(exc)} (run with -v for details)",
+          file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":
