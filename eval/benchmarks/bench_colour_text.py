@@ -20,6 +20,8 @@ import time
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from eval.benchmarks._coverage import hidden
+
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
 PAGE = (1275, 1650)            # US letter at 150 dpi
@@ -132,17 +134,6 @@ def render_outline_page(font_px: int = 32, ink=(0, 0, 0)):
     alpha = np.maximum(np.asarray(body), alpha)
     rgba[:, :, 3] = np.where((alpha >= OUTLINE_MIN) & (alpha <= OUTLINE_MAX), alpha, 0)
     return Image.fromarray(rgba, "RGBA"), masks
-
-
-def hidden(masks: dict, redactions, size, pad: float = 0.0) -> dict[str, bool]:
-    """For each value, whether every one of its glyph pixels is under a redaction box."""
-    from redactor.render import pixel_rect
-    covered = np.zeros((size[1], size[0]), bool)
-    for r in redactions:
-        rect = pixel_rect(r.bbox, size[0], size[1], pad)
-        if rect:
-            covered[rect[1]:rect[3], rect[0]:rect[2]] = True
-    return {v: bool(covered[m].all()) for v, m in masks.items()}
 
 
 def _run(red, page, masks):

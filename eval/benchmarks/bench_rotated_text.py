@@ -13,6 +13,8 @@ import time
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from eval.benchmarks._coverage import hidden
+
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
 PAGE = (1275, 1650)            # US letter at 150 dpi
@@ -86,17 +88,6 @@ def render_page(angle: float, stamp=STAMP, border: bool = False, where=(640, 980
         m[oy:oy + r.shape[0], ox:ox + r.shape[1]] = r
         masks[value] = m
     return page, masks
-
-
-def hidden(masks: dict, redactions, size, pad: float = 0.0) -> dict[str, bool]:
-    """For each value, whether every one of its glyph pixels is under a redaction box."""
-    from redactor.render import pixel_rect
-    covered = np.zeros((size[1], size[0]), bool)
-    for r in redactions:
-        rect = pixel_rect(r.bbox, size[0], size[1], pad)
-        if rect:
-            covered[rect[1]:rect[3], rect[0]:rect[2]] = True
-    return {v: bool(covered[m].all()) for v, m in masks.items()}
 
 
 def main() -> None:
