@@ -1,6 +1,14 @@
-"""Precision and recall of the value leak checker on its golden table
-(eval/data/policy/checker_golden.jsonl: a protected value, a text, whether the text
-discloses it, and for derivation rows whether every operand is stated).
+"""Precision, recall and clean-kept of the value leak checker on its two golden tables
+(each row: a protected value, a text, whether the text discloses it, and for derivation
+rows whether every operand is stated):
+
+- eval/data/policy/checker_golden.jsonl: the project's own table;
+- eval/data/policy/checker_golden_2.jsonl: written independently, before the checker's
+  grammar of units, number words, counts and scales (issue 34), with traps of the same
+  digits in another dimension.
+
+"clean kept" is the share of non-leaking texts the checker lets through (TN / (TN + FP)):
+what a guard does not remove needlessly.
 
 Run: python -m eval.benchmarks.bench_policy_checker
 """
@@ -15,6 +23,8 @@ from redactor.policy.checker import check
 from redactor.policy.model import Policy, policy_from_dict
 
 GOLDEN = Path(__file__).resolve().parent.parent / "data" / "policy" / "checker_golden.jsonl"
+GOLDEN_2 = GOLDEN.with_name("checker_golden_2.jsonl")
+TABLES = (GOLDEN, GOLDEN_2)
 
 
 @dataclass(frozen=True)
@@ -48,7 +58,9 @@ def confusion(pairs) -> dict:
     tn = sum(1 for g, p in pairs if not g and not p)
     precision = tp / (tp + fp) if tp + fp else 1.0
     recall = tp / (tp + fn) if tp + fn else 1.0
-    return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": precision, "recall": recall}
+    clean_kept = tn / (tn + fp) if tn + fp else 1.0
+    return {"tp": tp, "fp": fp, "fn": fn, "tn": tn, "precision": precision, "recall": recall,
+            "clean_kept": clean_kept}
 
 
 def evaluate(rows: list[GoldenRow]) -> dict:
@@ -63,23 +75,33 @@ def evaluate(rows: list[GoldenRow]) -> dict:
     return {"leaked": confusion(leak_pairs), "derivable": confusion(deriv_pairs), "errors": errors}
 
 
-def main() -> None:
-    rows = load_golden()
+def report(path: Path) -> None:
+    rows = load_golden(path)
     t0 = time.perf_counter()
     out = evaluate(rows)
     dt = time.perf_counter() - t0
-    print(f"policy value checker on {len(rows)} golden rows ({GOLDEN.name})")
-    print(f"{'task':<10} {'TP':>4} {'FP':>4} {'FN':>4} {'TN':>4} {'precision':>10} {'recall':>8}")
+    print(f"policy value checker on {len(rows)} golden rows ({path.name})")
+    print(f"{'task':<10} {'TP':>4} {'FP':>4} {'FN':>4} {'TN':>4} {'precision':>10} {'recall':>8} "
+          f"{'clean kept':>11}")
     for task in ("leaked", "derivable"):
         c = out[task]
+        if not c["tp"] + c["fp"] + c["fn"] + c["tn"]:
+            continue
         print(f"{task:<10} {c['tp']:>4} {c['fp']:>4} {c['fn']:>4} {c['tn']:>4} "
-              f"{c['precision']:>10.3f} {c['recall']:>8.3f}")
+              f"{c['precision']:>10.3f} {c['recall']:>8.3f} {c['clean_kept']:>11.3f}")
     print(f"errors: {len(out['errors'])} "
           f"({sum(r.known_miss for r, _ in out['errors'])} listed as known misses)")
     for row, res in out["errors"]:
         print(f"  - {row.note}: value {row.policy.values[0].raw!r} text {row.text!r} "
               f"gold leaked={row.leaked} got {res.leaked}")
     print(f"time: {dt * 1000 / max(1, len(rows)):.2f} ms per check")
+
+
+def main() -> None:
+    for i, path in enumerate(TABLES):
+        if i:
+            print()
+        report(path)
 
 
 if __name__ == "__main__":

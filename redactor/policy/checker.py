@@ -2,27 +2,29 @@
 every operand of a declared derivation of it?
 
 ``check(policy, text) -> CheckResult(leaked, derivable, spans)``. A stated quantity matches
-a protected one when they are of the same kind (amount, ratio, date), of compatible units
-(same currency or unit dimension, or a bare number that counts no things), and their values
-differ by at most half of the coarser shown precision (plus the policy's own relative
-tolerance). The match is ``exact`` (same value, same way of writing it), ``converted``
-(same value, other scale/unit/form: "$5,000,000" for "$5 million", "a quarter" for "25 %")
-or ``rounded`` (within the shown precision: "$5.2 million" for "$5,213,000"). Values that
-state no single quantity (names, phrases) match as text, ignoring case, spacing and
-punctuation.
+a protected one when they are of the same kind (amount, ratio, date), of one dimension
+(same currency or unit dimension; counts of the same group, see units.py; a bare number
+compares with any count), and one is a rounding of the other at its shown precision, or
+they agree within the policy's relative tolerance (another currency: within 1 %). The
+match is ``exact`` (same value, same way of writing it), ``converted`` (same value, other
+scale/unit/form: "$5,000,000" for "$5 million", "a quarter" for "25 %") or ``rounded``
+(within the shown precision: "$5.2 million" for "$5,213,000"). Values that state no single
+quantity (names, phrases) match as text, ignoring case, spacing and punctuation.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
 from redactor.policy.model import Policy, PolicySet, ProtectedValue, as_policy_set
+from redactor.policy.units import count_noun, counts_compatible
 from redactor.policy.values import Quantity, find_quantities
 
 _PRECISION_RANK = {"day": 0, "month": 1, "year": 2}
 _EPS = Decimal("1e-12")
+_FX_AGREEMENT = Decimal("0.01")
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,35 @@ def _date_match(p: Quantity, t: Quantity) -> str | None:
     return "exact" if same else "converted"
 
 
+def _counts_clash(p: Quantity, t: Quantity) -> bool:
+    """Two bare numbers that count different things ("17 employees", "17 offices")."""
+    if not (p.noun and t.noun):
+        return False
+    a, b = count_noun(p.noun), count_noun(t.noun)
+    if a and b:
+        return not counts_compatible(a, b)
+    return _singular(p.noun) != _singular(t.noun)
+
+
+def _rounds_to(value: Decimal, step: Decimal, shown: Decimal) -> bool:
+    """Is ``shown`` ``value`` rounded to ``step``, half-up or half-to-even (a text may use
+    either: 12.5 % is shown as 13 % or 12 %, 0.415 only as 0.42)?"""
+    if step <= 0:
+        return abs(value - shown) <= _EPS
+    k = value / step
+    return any(abs(k.to_integral_value(rounding=r) * step - shown) <= _EPS
+               for r in (ROUND_HALF_UP, ROUND_HALF_EVEN))
+
+
+def _within(p: Decimal, p_step: Decimal, t: Decimal, t_step: Decimal, slack: Decimal) -> bool:
+    """Does ``t`` state ``p``? The text is a rounding of the value at the text's precision,
+    or lies strictly within half a step of the value at the policy's precision (a text
+    value exactly halfway to the next rounded value is as close to that neighbour:
+    "$5.5 million" does not state "$5 million"), or within the tolerance."""
+    diff = abs(p - t)
+    return _rounds_to(p, t_step, t) or diff < p_step / 2 - _EPS or diff <= slack + _EPS
+
+
 def compare(p: Quantity, t: Quantity, tolerance: float = 0.0, rates: dict | None = None) -> str | None:
     """How the text's quantity ``t`` discloses the protected ``p``: exact, converted,
     rounded, or None."""
@@ -87,6 +118,7 @@ def compare(p: Quantity, t: Quantity, tolerance: float = 0.0, rates: dict | None
         return _date_match(p, t)
     pv, tv, tstep = p.value, t.value, t.step
     converted = False
+    tol = Decimal(str(tolerance)) * abs(pv)
     if p.kind == "amount":
         if p.dimension and t.dimension:
             if p.dimension != t.dimension:
@@ -96,21 +128,24 @@ def compare(p: Quantity, t: Quantity, tolerance: float = 0.0, rates: dict | None
                 if p.currency not in rates or t.currency not in rates:
                     return None
                 factor = rates[t.currency] / rates[p.currency]
-                tv, tstep, converted = tv * factor, tstep * factor, True
+                tv = tv * factor
+                # A figure in another currency states the value only when it agrees to
+                # the precision of a conversion (1 %), not to its own coarse rounding:
+                # "€5 million" is a round figure of its own, not $5 million at 1.08.
+                if abs(pv - tv) > max(_FX_AGREEMENT * abs(pv), tol) + _EPS:
+                    return None
+                return "converted"
             elif p.unit != t.unit:
                 converted = True
         elif p.dimension and t.noun:
             return None          # "42 employees" never discloses "$42"
         elif t.dimension and p.noun:
             return None
-        elif not p.dimension and not t.dimension and p.noun and t.noun \
-                and _singular(p.noun) != _singular(t.noun):
+        elif not p.dimension and not t.dimension and _counts_clash(p, t):
             return None
-    diff = abs(pv - tv)
-    allowed = max(p.step, tstep) / 2 + Decimal(str(tolerance)) * abs(pv) + _EPS
-    if diff > allowed:
+    if not _within(pv, p.step, tv, tstep, tol):
         return None
-    if diff <= _EPS:
+    if abs(pv - tv) <= _EPS:
         if converted or p.unit != t.unit or p.form != t.form or p.scale != t.scale \
                 or p.dimension != t.dimension:
             return "converted"

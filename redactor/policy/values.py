@@ -1,10 +1,15 @@
-"""Finds the quantities a text states, with exact character offsets: amounts (digits with
-separators, scale words k/million/bn, number words), percentages and fractions, currencies
-(symbols, ISO codes, names), units, dates in common formats and bare years.
+"""Finds the quantities a text states, with exact character offsets: amounts (digits in
+English, European and space-grouped formats, scale words, number words), shares (percent,
+per mille, basis and percentage points, fractions, "one in five", "0.12 of"), currencies,
+physical units, counted nouns, dates and bare years.
 
 Each quantity carries the precision it was *shown* with (``step``: the value of one unit in
 the last shown digit, in base units), so the checker can tell "$5.2 million" is a rounding
 of $5,213,000 while "$5.3 million" is not.
+
+The pieces: number_words.py turns words into digits; units.py says what a unit, scale word
+or noun measures; context.py applies table and header declarations ("in € thousands");
+dates.py reads dates. This module holds the digit grammar and puts them together.
 
 Classification choices that keep the traps out:
 - ``42 %`` is a ratio (0.42); ``42 employees`` is an amount; they never compare.
@@ -12,76 +17,23 @@ Classification choices that keep the traps out:
   ``2,023`` (with a separator) is an amount; they never compare.
 - a one-letter scale (``m``, ``k``, ``b``) counts only beside a currency ("$5m"), since
   "5 m" is five metres.
+- a number right after a label noun ("page 48", "extension 1250") is a name, not a value.
 """
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-from text_to_num import text2num
-
-# --- tables -------------------------------------------------------------------------------
-
-CURRENCY_SYMBOLS = {"US$": "USD", "C$": "CAD", "A$": "AUD", "HK$": "HKD", "S$": "SGD",
-                    "$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR", "₩": "KRW",
-                    "₽": "RUB", "₺": "TRY", "R$": "BRL", "CHF": "CHF"}
-CURRENCY_CODES = ("USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD", "CNY", "RMB", "INR", "KRW",
-                  "SEK", "NOK", "DKK", "HKD", "SGD", "NZD", "BRL", "MXN", "ZAR", "RUB", "TRY",
-                  "PLN", "CZK", "HUF", "ILS", "AED", "SAR", "TWD", "THB")
-CURRENCY_WORDS = {"dollars": "USD", "dollar": "USD", "us dollars": "USD", "euros": "EUR",
-                  "euro": "EUR", "pounds sterling": "GBP", "pounds": "GBP", "pound": "GBP",
-                  "yen": "JPY", "rupees": "INR", "rupee": "INR", "yuan": "CNY", "francs": "CHF",
-                  "swiss francs": "CHF", "won": "KRW"}
-_CODE_ALIASES = {"RMB": "CNY"}
-
-SCALE_WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12,
-               "mn": 10**6, "mln": 10**6, "bn": 10**9, "tn": 10**12, "mm": 10**6,
-               "k": 10**3, "m": 10**6, "b": 10**9, "t": 10**12}
-# One-letter (and "mm") scales only count next to a currency.
-_LETTER_SCALES = {"k", "m", "b", "t", "mm"}
-
-# unit -> (dimension, factor to the dimension's base unit)
-UNITS = {
-    "mg": ("mass", Decimal("0.000001")), "g": ("mass", Decimal("0.001")),
-    "kg": ("mass", Decimal(1)), "t": ("mass", Decimal(1000)), "tonnes": ("mass", Decimal(1000)),
-    "tonne": ("mass", Decimal(1000)), "tons": ("mass", Decimal(1000)),
-    "lb": ("mass", Decimal("0.45359237")), "lbs": ("mass", Decimal("0.45359237")),
-    "mm": ("length", Decimal("0.001")), "cm": ("length", Decimal("0.01")),
-    "m": ("length", Decimal(1)), "km": ("length", Decimal(1000)),
-    "mi": ("length", Decimal("1609.344")), "miles": ("length", Decimal("1609.344")),
-    "ft": ("length", Decimal("0.3048")), "feet": ("length", Decimal("0.3048")),
-    "ml": ("volume", Decimal("0.001")), "l": ("volume", Decimal(1)),
-    "litres": ("volume", Decimal(1)), "liters": ("volume", Decimal(1)),
-    "kwh": ("energy", Decimal(1)), "mwh": ("energy", Decimal(1000)),
-    "gwh": ("energy", Decimal(10**6)), "twh": ("energy", Decimal(10**9)),
-    "tco2e": ("emissions", Decimal(1)), "ktco2e": ("emissions", Decimal(1000)),
-    "mtco2e": ("emissions", Decimal(10**6)),
-    "m2": ("area", Decimal(1)), "m²": ("area", Decimal(1)), "km2": ("area", Decimal(10**6)),
-    "km²": ("area", Decimal(10**6)), "sq ft": ("area", Decimal("0.09290304")),
-    "hectares": ("area", Decimal(10**4)), "ha": ("area", Decimal(10**4)),
-}
-# Nouns that say an amount counts things, not money: "42 employees" is never "$42".
-COUNT_NOUNS = frozenset("""employees employee staff people persons person workers users
-customers clients members units shares stores branches offices sites plants vehicles
-patients students households days months years hours weeks times countries cities
-markets products orders items points votes seats""".split())
-
-MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
-MONTHS["sept"] = 9
-
-_UNITS_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve "
-                "thirteen fourteen fifteen sixteen seventeen eighteen nineteen").split()
-_TENS_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-_DIGIT_OF = {w: i for i, w in enumerate(_UNITS_WORDS[:10])}
-_FRACTION_WORDS = {"half": (1, 2), "halves": (1, 2), "third": (1, 3), "thirds": (1, 3),
-                   "quarter": (1, 4), "quarters": (1, 4), "fifth": (1, 5), "fifths": (1, 5),
-                   "sixth": (1, 6), "sixths": (1, 6), "eighth": (1, 8), "eighths": (1, 8),
-                   "tenth": (1, 10), "tenths": (1, 10)}
+from redactor.policy import context
+from redactor.policy.dates import dates_in
+from redactor.policy.number_words import Rewritten, rewrite_number_words
+from redactor.policy.units import (CODE_ALIASES, CURRENCY_CODES, CURRENCY_SYMBOLS,
+                                   CURRENCY_WORDS, DOTTED_SCALES, LABEL_NOUNS, LEADING_COUNT_NOUNS,
+                                   LETTER_SCALES, POINT_WORDS, RATE_CONTEXT, RATIO_UNITS,
+                                   SCALE_WORDS, UNITS, count_noun)
 
 YEAR_MIN, YEAR_MAX = 1800, 2199
 
@@ -105,7 +57,7 @@ class Quantity:
     currency: str = ""                    # ISO code, amounts only
     dimension: str = ""                   # "currency", "mass", ... or "" for a bare number
     unit: str = ""                        # the unit as written (normalised)
-    noun: str = ""                        # a count noun right after a bare number
+    noun: str = ""                        # the counted noun of a bare number
     form: str = "digits"                  # digits | words | fraction | percent
     scale: int = 1
     dates: tuple[date, ...] = field(default=())
@@ -116,139 +68,47 @@ class Quantity:
         return self.kind == "amount" and not self.dimension
 
 
-# --- helpers -------------------------------------------------------------------------------
+# --- number formats ------------------------------------------------------------------------
+# Which character separates thousands and which decimals is decided by the grouping:
+# "7.500.000" (dots before groups of exactly three, twice) and "7.500,00" (dots, then a
+# comma) are European; "3,4" (a comma before one or two digits) is a decimal comma, read
+# only before a scale, currency or percent sign ("3,4 Mio. €"), since "1,2 and 3" is a list;
+# "7 500 000" (single spaces before groups of three) is one number when money or a word
+# holds it ("7 500 000 €", "€ 7 500", "1 250 claims") and no other digit group touches it;
+# otherwise the columns of a flattened table ("Europe 212 340", "212 340 17") stay apart.
+# A lone "7.500" stays the English 7.5.
+_EU_GROUPED = r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
+_SPACE_GROUPED = (r"(?:(?<=[$€£¥₹])|(?<=[$€£¥₹] )|(?<=\b[A-Z]{3} )"
+                  r"|(?=\d{1,3}(?: \d{3})+ ?(?:[$€£¥₹%‰]|[A-Za-z])))"
+                  r"(?<!\d )\d{1,3}(?: \d{3})+(?!\d| \d)")
+_COMMA_GROUPED = r"\d{1,3}(?:(?:,|\u202f|\u00a0)\d{3})+(?:\.\d+)?"
+_PLAIN = r"\d+(?:\.\d+)?|\.\d+"
+
+
+def _normal_digits(s: str) -> str:
+    """The number text as a Python decimal literal."""
+    if re.fullmatch(_EU_GROUPED, s):
+        return s.replace(".", "").replace(",", ".")
+    if re.fullmatch(r"\d+,\d{1,2}", s):
+        return s.replace(",", ".")
+    return re.sub(r"[,\u202f\u00a0 ]", "", s)
+
 
 def _dec(s: str) -> Decimal:
-    if re.fullmatch(r"\d+,\d{1,2}", s):     # decimal comma (only admitted before a scale)
-        s = s.replace(",", ".")
-    return Decimal(s.replace(",", "").replace("\u202f", "").replace("\u00a0", "").replace(" ", ""))
+    return Decimal(_normal_digits(s))
 
 
 def _step_of(number_text: str) -> Decimal:
     """One unit in the last shown digit: "5.20" -> 0.01, "5" -> 1, "5,000,000" -> 1."""
-    if re.fullmatch(r"\d+,\d{1,2}", number_text):
-        number_text = number_text.replace(",", ".")
-    digits = number_text.replace(",", "").replace("\u202f", "").replace("\u00a0", "").replace(" ", "")
+    digits = _normal_digits(number_text)
     if "." in digits:
         return Decimal(1).scaleb(-len(digits.split(".", 1)[1]))
     return Decimal(1)
 
 
 def _alternation(words) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-
-
-# --- number words -> digits, keeping offsets ---------------------------------------------
-
-_NUMBER_WORD = _alternation(_UNITS_WORDS + _TENS_WORDS + ["hundred", "thousand", "million",
-                                                          "billion", "trillion"])
-_WORD_RUN = re.compile(
-    rf"(?<![\w-])(?:(?:{_NUMBER_WORD})(?:-(?:{_NUMBER_WORD}))?)"
-    rf"(?:(?:\s+|\s*-\s*)(?:and\s+)?(?:(?:{_NUMBER_WORD}|point)(?:-(?:{_NUMBER_WORD}))?))*(?![\w-])",
-    re.IGNORECASE)
-_FRACTION_RUN = re.compile(
-    rf"(?<![\w-])(?:(a|an|one|two|three|four|five|six|seven|eight|nine)[\s-]+)?"
-    rf"({_alternation(_FRACTION_WORDS)})(?![\w-])", re.IGNORECASE)
-_BIG_SCALES = ("thousand", "million", "billion", "trillion")
-
-
-def _words_to_number(run: str) -> tuple[str, str] | None:
-    """"two point five" -> ("2.5", ""), "five million" -> ("5", "million") (the big scale
-    stays a word so the digit grammar handles it like "5 million"). None if not a number."""
-    tokens = [t for t in re.split(r"[\s-]+", run.lower()) if t and t != "and"]
-    if all(t in _BIG_SCALES or t == "hundred" for t in tokens):
-        return None   # a lone "million" belongs to the digits before it ("5 million")
-    scale = ""
-    if tokens and tokens[-1] in _BIG_SCALES and len(tokens) > 1:
-        # keep compound integers ("one million two hundred thousand") whole
-        if "point" in tokens or not any(t in _BIG_SCALES for t in tokens[:-1]):
-            scale = tokens.pop()
-    if not tokens:
-        return None
-    if "point" in tokens:
-        i = tokens.index("point")
-        int_part, frac = tokens[:i], tokens[i + 1:]
-        if not frac or any(t not in _DIGIT_OF for t in frac):
-            return None
-        try:
-            whole = text2num(" ".join(int_part), "en") if int_part else 0
-        except ValueError:
-            return None
-        return f"{whole}." + "".join(str(_DIGIT_OF[t]) for t in frac), scale
-    try:
-        return str(text2num(" ".join(tokens), "en")), scale
-    except ValueError:
-        return None
-
-
-@dataclass(frozen=True)
-class _Rewritten:
-    """Text with number words replaced by digits, and the map back to original offsets."""
-    text: str
-    starts: tuple[int, ...]   # original start offset of each rewritten char
-    ends: tuple[int, ...]     # original end offset of each rewritten char
-    worded: tuple[tuple[int, int], ...]   # rewritten ranges that came from words
-
-    def original(self, a: int, b: int) -> tuple[int, int]:
-        return self.starts[a], self.ends[b - 1]
-
-    def from_words(self, a: int, b: int) -> bool:
-        return any(a < we and ws < b for ws, we in self.worded)
-
-
-def _rewrite_number_words(text: str) -> _Rewritten:
-    pos = 0
-    hits = []
-    for m in _FRACTION_RUN.finditer(text):
-        count_word = (m.group(1) or "").lower()
-        frac_word = m.group(2).lower()
-        followed_by_of = re.match(r"\s+of\b", text[m.end():m.end() + 4], re.IGNORECASE)
-        # "third quarter", "a third party", "the second half": ordinals, not shares. A share
-        # needs a cardinal count ("one third", "two quarters") or "a ... of" / "half of".
-        if not count_word and not (frac_word.startswith("hal") and followed_by_of):
-            continue
-        if count_word in ("a", "an") and not followed_by_of:
-            continue
-        num, den = _FRACTION_WORDS[frac_word]
-        count = 1 if count_word in ("", "a", "an") else text2num(count_word, "en")
-        hits.append((m.start(), m.end(), f"{count * num}/{den}", ""))
-    for m in _WORD_RUN.finditer(text):
-        if any(s < m.end() and m.start() < e for s, e, _, _ in hits):
-            continue   # "one eighth" is a fraction, not the number one
-        parsed = _words_to_number(m.group(0))
-        if parsed is None:
-            continue
-        digits, scale = parsed
-        hits.append((m.start(), m.end(), digits + (f" {scale}" if scale else ""), scale))
-    hits.sort()
-    starts: list[int] = []
-    ends: list[int] = []
-    worded: list[tuple[int, int]] = []
-    out: list[str] = []
-    for s, e, new, scale in hits:
-        if s < pos:
-            continue
-        out.append(text[pos:s])
-        starts.extend(range(pos, s))
-        ends.extend(range(pos + 1, s + 1))
-        a = sum(len(p) for p in out)
-        out.append(new)
-        # a kept scale word maps onto the original scale word, the digits onto the rest
-        digits_len = len(new) - (len(scale) + 1 if scale else 0)
-        scale_start = e - len(scale) if scale else e
-        for i in range(len(new)):
-            if i < digits_len:
-                starts.append(s)
-                ends.append(scale_start if scale else e)
-            else:
-                starts.append(scale_start)
-                ends.append(e)
-        worded.append((a, a + len(new)))
-        pos = e
-    out.append(text[pos:])
-    starts.extend(range(pos, len(text)))
-    ends.extend(range(pos + 1, len(text) + 1))
-    return _Rewritten("".join(out), tuple(starts), tuple(ends), tuple(worded))
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                    for w in sorted(words, key=len, reverse=True))
 
 
 # --- the digit grammar ---------------------------------------------------------------------
@@ -256,26 +116,52 @@ def _rewrite_number_words(text: str) -> _Rewritten:
 _SYM = _alternation([s for s in CURRENCY_SYMBOLS if not s.isalpha()])
 _CODES = _alternation(CURRENCY_CODES)
 _CUR_WORDS = _alternation(CURRENCY_WORDS)
-_SCALES = _alternation(SCALE_WORDS)
+_SCALES = (rf"(?:{_alternation(DOTTED_SCALES)})\.?|"
+           + _alternation(w for w in SCALE_WORDS if w not in DOTTED_SCALES))
 _UNIT_ALT = _alternation(UNITS)
-_NUM = r"(?:\d{1,3}(?:(?:,|\u202f|\u00a0)\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-# "5,2 million": a decimal comma, unambiguous only before a scale word
-_COMMA_SCALES = _alternation(["thousand", "million", "billion", "trillion", "mn", "bn", "m", "k"])
-_NUM_COMMA = rf"(?:\d+,\d{{1,2}}(?=\s?(?:{_COMMA_SCALES})(?!\w)))"
+_RATIO_ALT = r"%|‰|(?:" + _alternation(u for u in RATIO_UNITS if u[0].isalpha()) + r")(?![\w-])"
+_COMMA_SCALES = _alternation(["thousand", "million", "billion", "trillion", "mn", "bn", "m",
+                              "k", "mio", "mrd", "tsd", "lakh", "crore"])
+_NUM_COMMA = (rf"\d+,\d{{1,2}}(?=\s?(?:(?:{_COMMA_SCALES})(?!\w)|[$€£¥₹%‰]|(?:{_CODES})\b))")
+_NUM = rf"(?:{_EU_GROUPED}|{_NUM_COMMA}|{_SPACE_GROUPED}|{_COMMA_GROUPED}|{_PLAIN})"
 
 _AMOUNT = re.compile(
     rf"(?<![\w.,/-])(?P<neg>(?<!\w)[-−])?"
     rf"(?:(?P<pre_sym>{_SYM})\s?|(?P<pre_code>{_CODES})\s?)?"
-    rf"(?P<num>{_NUM_COMMA}|{_NUM})(?:/(?P<den>\d{{1,3}})(?![\d/]))?(?!-[A-Za-z0-9])"
+    rf"(?P<num>{_NUM})(?:/(?P<den>\d{{1,3}})(?![\d/]))?(?!-[A-Za-z0-9])"
     rf"(?:\s?(?P<scale>{_SCALES})(?![\w]))?"
-    rf"(?:\s?(?P<pct>%|percent\b|per\s+cent\b|pct\b))?"
+    rf"(?:\s?(?P<pct>{_RATIO_ALT}))?"
     rf"(?:\s?(?P<post_code>{_CODES})(?![\w])|\s(?P<post_word>{_CUR_WORDS})(?![\w])"
     rf"|\s?(?P<post_sym>[$€£¥₹])(?!\w))?"
     rf"(?:\s?(?P<unit>{_UNIT_ALT})(?![\w²]))?"
     rf"(?![\d])",
     re.IGNORECASE)
+_UNIT_OR_SCALE_AT = re.compile(
+    rf"(?:{_SCALES}|{_UNIT_ALT}|{_alternation(u for u in RATIO_UNITS if u[0].isalpha())}"
+    rf"|points?)(?![\w])", re.IGNORECASE)
 
-_NOUN_AFTER = re.compile(r"\s+(?:of\s+)?([A-Za-z]+)")
+# "one in five", "12 in every 100", "eight out of every hundred" (after number words)
+_IN_EVERY = re.compile(
+    r"(?<![\w.,/-])(?P<n>\d+(?:\.\d+)?)\s+(?:in|out\s+of)\s+(?P<every>(?:every|each)\s+)?"
+    r"(?P<d>\d{1,3}(?:,\d{3})+|\d+)(?![\d.,]*\d)(?!\s*(?:%|percent|years?|months?|weeks?|days?"
+    r"|hours?|minutes?)\b)", re.IGNORECASE)
+# Words after a number that end its noun phrase ("17 were hired", "240 in 2023").
+_STOP_WORDS = frozenset("""the a an in at to from for on by with and or but of as is are was
+    were be been being has have had will would that which who whose than per each every
+    this those these it its their our his her up down over under about around""".split())
+_LABEL_BEFORE = re.compile(
+    rf"(?:^|[^\w])(?:{'|'.join(sorted(LABEL_NOUNS))})\.?\s*(?:#\s*)?$", re.IGNORECASE)
+_LEADING_NOUN = re.compile(
+    rf"\b(?P<noun>{'|'.join(LEADING_COUNT_NOUNS)})\s*(?:of|:|was|is|stood\s+at|totall?ed|reached)"
+    r"\s+(?:(?:about|around|roughly|approximately|some|just|only)\s+)?$", re.IGNORECASE)
+
+
+_NEXT_WORD = re.compile(r"[ \t]+([A-Za-z][A-Za-z-]*)")
+_OF_AFTER = re.compile(r"\s+of\b")
+
+
+def _unit_at(text: str, pos: int) -> bool:
+    return _UNIT_OR_SCALE_AT.match(text, pos) is not None
 
 
 def _currency_code(sym: str | None, code: str | None) -> str:
@@ -283,18 +169,26 @@ def _currency_code(sym: str | None, code: str | None) -> str:
         return CURRENCY_SYMBOLS.get(sym, CURRENCY_SYMBOLS.get(sym.upper(), ""))
     if code:
         code = code.upper()
-        return _CODE_ALIASES.get(code, code)
+        return CODE_ALIASES.get(code, code)
     return ""
 
 
-def _amount_from_match(m: re.Match, rw: _Rewritten) -> Quantity | None:
+def _ratio_unit(text: str) -> tuple[str, Decimal]:
+    key = re.sub(r"[\s-]+", " ", text.lower()).strip()
+    for unit, factor in RATIO_UNITS.items():
+        if re.sub(r"[\s-]+", " ", unit) == key:
+            return key, factor
+    return key, Decimal("0.01")
+
+
+def _amount_from_match(m: re.Match, rw: Rewritten) -> Quantity | None:
     g = m.groupdict()
     num_text = g["num"]
     a, b = m.span()
     start, end = rw.original(a, b)     # find_quantities trims trailing spaces afterwards
     worded = rw.from_words(a, b)
     if g["den"] is not None:
-        if g["pre_sym"] or g["pre_code"] or g["scale"] or g["pct"] or "." in num_text or "," in num_text:
+        if g["pre_sym"] or g["pre_code"] or g["scale"] or g["pct"] or not num_text.isdigit():
             return None
         num, den = int(num_text), int(g["den"])
         if den == 0 or num >= den * 10:
@@ -311,12 +205,12 @@ def _amount_from_match(m: re.Match, rw: _Rewritten) -> Quantity | None:
     currency = (_currency_code(g["pre_sym"], g["pre_code"]) or _currency_code(None, g["post_code"])
                 or _currency_code(g["post_sym"], None))
     if not currency and g["post_word"]:
-        currency = CURRENCY_WORDS[g["post_word"].lower()]
-    scale_word = (g["scale"] or "").lower()
-    unit = (g["unit"] or "").lower()
+        currency = CURRENCY_WORDS[re.sub(r"\s+", " ", g["post_word"].lower())]
+    scale_word = (g["scale"] or "").lower().rstrip(".")
+    unit = re.sub(r"\s+", " ", (g["unit"] or "").lower())
     scale = 1
     if scale_word:
-        if scale_word in _LETTER_SCALES and not currency and g["scale"] not in ("M", "B", "K", "k", "MM"):
+        if scale_word in LETTER_SCALES and not currency and g["scale"] not in ("M", "B", "K", "k", "MM"):
             # without money, lower-case letters are units ("5 m" is five metres, "5 t" five
             # tonnes); "5M users", "300k" and "2B" are still scaled
             if scale_word in UNITS and not unit:
@@ -326,91 +220,131 @@ def _amount_from_match(m: re.Match, rw: _Rewritten) -> Quantity | None:
             scale = SCALE_WORDS[scale_word]
     value = number * scale
     step = step * scale
+    form = "words" if worded else "digits"
     if g["pct"]:
-        return Quantity(start, end, "", "ratio", value / 100, step / 100,
+        name, factor = _ratio_unit(g["pct"])
+        return Quantity(start, end, "", "ratio", value * factor, step * factor, unit=name,
                         form="words" if worded else "percent", scale=scale)
     if currency:
         return Quantity(start, end, "", "amount", value, step, currency=currency,
-                        dimension="currency", unit=currency, form="words" if worded else "digits",
-                        scale=scale)
+                        dimension="currency", unit=currency, form=form, scale=scale)
     if unit:
         dim, factor = UNITS[unit]
         return Quantity(start, end, "", "amount", value * factor, step * factor, dimension=dim,
-                        unit=unit, form="words" if worded else "digits", scale=scale)
+                        unit=unit, form=form, scale=scale)
     plain = num_text.isdigit()
     if plain and len(num_text) == 4 and YEAR_MIN <= int(num_text) <= YEAR_MAX and scale == 1 \
             and not g["neg"] and not worded:
         y = int(num_text)
         return Quantity(start, end, "", "date", Decimal(y), Decimal(0), dates=(date(y, 1, 1),),
                         precision="year")
-    return Quantity(start, end, "", "amount", value, step, form="words" if worded else "digits",
-                    scale=scale)
+    return Quantity(start, end, "", "amount", value, step, form=form, scale=scale)
 
 
-# --- dates ---------------------------------------------------------------------------------
+# --- what a bare number counts, from the words around it ----------------------------------
 
-_MON = _alternation(list(MONTHS))
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
-_YEAR = r"(?P<year>(?:18|19|20|21)\d\d)"
-_DATE_PATTERNS = [
-    re.compile(rf"(?<![\w/.-]){_YEAR}-(?P<m>[01]?\d)-(?P<d>[0-3]?\d)(?![\w/-])"),
-    re.compile(r"(?<![\w/.-])(?P<a>[0-3]?\d)[/.-](?P<b>[0-3]?\d)[/.-](?P<y>(?:\d\d)?\d\d)(?![\w/-]|\.\d)"),
-    re.compile(rf"(?<!\w)(?P<mon>{_MON})\.?\s+{_DAY},?\s+{_YEAR}(?!\w)", re.IGNORECASE),
-    re.compile(rf"(?<!\w)(?:the\s+)?{_DAY}(?:\s+of)?\s+(?P<mon>{_MON})\.?,?\s+{_YEAR}(?!\w)", re.IGNORECASE),
-    re.compile(rf"(?<!\w)(?P<mon>{_MON})\.?,?\s+{_YEAR}(?!\w)", re.IGNORECASE),
-]
-
-
-def _safe_date(y: int, m: int, d: int) -> date | None:
-    try:
-        return date(y, m, d)
-    except ValueError:
-        return None
-
-
-def _dates_in(text: str) -> list[Quantity]:
-    found: list[Quantity] = []
-    taken: list[tuple[int, int]] = []
-    for i, pat in enumerate(_DATE_PATTERNS):
-        for m in pat.finditer(text):
-            s, e = m.span()
-            if any(s < te and ts < e for ts, te in taken):
-                continue
-            g = m.groupdict()
-            readings: list[date] = []
-            precision = "day"
-            if i == 0:
-                readings = [_safe_date(int(g["year"]), int(g["m"]), int(g["d"]))]
-            elif i == 1:
-                y = int(g["y"])
-                if len(g["y"]) == 2:
-                    y += 2000 if y < 70 else 1900
-                a, b = int(g["a"]), int(g["b"])
-                readings = [_safe_date(y, a, b), _safe_date(y, b, a)]   # US and day-first
-            elif i in (2, 3):
-                readings = [_safe_date(int(g["year"]), MONTHS[g["mon"].lower()], int(g["day"]))]
-            else:
-                readings = [_safe_date(int(g["year"]), MONTHS[g["mon"].lower()], 1)]
-                precision = "month"
-            dates = tuple(dict.fromkeys(d for d in readings if d))
-            if not dates:
-                continue
-            taken.append((s, e))
-            found.append(Quantity(s, e, text[s:e], "date", dates=dates, precision=precision))
+def _noun_after(text: str, end: int) -> str:
+    """The counted noun of the phrase after a number: the last known count noun among
+    the next three words (the head of an English noun phrase comes last; modifiers before
+    it are skipped: "17 client accounts", "17 new hires"), up to a function word."""
+    pos, found = end, ""
+    for _ in range(3):
+        m = _NEXT_WORD.match(text, pos)
+        if not m:
+            break
+        w = m.group(1).lower()
+        if w in _STOP_WORDS:
+            break
+        if w in POINT_WORDS or count_noun(w):
+            found = w
+        pos = m.end()
     return found
+
+
+def _sentence(text: str, start: int, end: int, reach: int = 300) -> str:
+    """The sentence around [start, end) (looked for within ``reach`` characters)."""
+    lo, hi = max(0, start - reach), min(len(text), end + reach)
+    a = max(text.rfind(". ", lo, start), text.rfind("\n", lo, start), text.rfind(";", lo, start), lo - 1)
+    b = min([i for i in (text.find(". ", end, hi), text.find("\n", end, hi), text.find(";", end, hi))
+             if i >= 0] or [hi])
+    return text[a + 1:b]
+
+
+def _with_context(q: Quantity, text: str, decls) -> Quantity | None:
+    """Give a bare number the dimension its words or a header state; None for a label."""
+    if _LABEL_BEFORE.search(text[max(0, q.start - 24):q.start]) and q.form == "digits":
+        return None
+    noun = _noun_after(text, q.end)
+    if noun in POINT_WORDS:
+        sentence = _sentence(text, q.start, q.end).lower()
+        if any(w in sentence for w in RATE_CONTEXT):
+            # "rose 0.3 points to 4.2 %": percentage points
+            return replace(q, kind="ratio", value=q.value / 100, step=q.step / 100,
+                           unit="percentage points", form="percent", end=q.end + len(noun) + 1)
+        noun = ""
+    if noun:
+        return replace(q, noun=noun)
+    if _OF_AFTER.match(text, q.end) and q.value is not None and 0 < q.value < 1 \
+            and q.form == "digits" and q.scale == 1:
+        # "0.12 of total revenue": a share written as a decimal
+        return replace(q, kind="ratio", form="fraction")
+    lead = _LEADING_NOUN.search(text[max(0, q.start - 40):q.start])
+    if lead:
+        return replace(q, noun=lead.group("noun").lower())
+    d = decls.at(q.start)
+    if not d or q.scale != 1 or q.form != "digits":
+        return q
+    if d.ratio == "percent" or (d.ratio == "share" and q.value > 1):
+        return replace(q, kind="ratio", value=q.value / 100, step=q.step / 100, form="percent")
+    if d.ratio == "share":
+        return replace(q, kind="ratio", form="fraction")
+    if d.noun:
+        return replace(q, noun=d.noun)
+    q = replace(q, value=q.value * d.scale, step=q.step * d.scale, scale=d.scale)
+    if d.currency:
+        q = replace(q, dimension="currency", currency=d.currency, unit=d.currency)
+    return q
+
+
+def _scaled_by_header(q: Quantity, decls: context.Declarations) -> Quantity:
+    """Money without a scale word of its own under "(in millions)": "$5.2" is $5.2 million.
+    A header naming another currency does not apply."""
+    d = decls.at(q.start)
+    if not d or d.scale == 1 or (d.currency and d.currency != q.currency):
+        return q
+    return replace(q, value=q.value * d.scale, step=q.step * d.scale, scale=d.scale)
 
 
 # --- public API ----------------------------------------------------------------------------
 
 def find_quantities(text: str) -> list[Quantity]:
     """Every quantity stated in ``text``, in order, with offsets into ``text``."""
-    dates = _dates_in(text)
-    rw = _rewrite_number_words(text)
-    out = list(dates)
+    taken = bytearray(len(text))      # characters already read as a date, ratio or header
+
+    def take(s: int, e: int) -> None:
+        taken[s:e] = b"\x01" * (e - s)
+
+    out = []
+    for s, e, readings, precision in dates_in(text):
+        take(s, e)
+        if readings:                  # a day without a year is read, and matches nothing
+            out.append(Quantity(s, e, text[s:e], "date", dates=readings, precision=precision))
+    rw = rewrite_number_words(text, _unit_at)
+    for m in _IN_EVERY.finditer(rw.text):
+        n, d = Decimal(m.group("n")), int(m.group("d").replace(",", ""))
+        if not 0 < n < d or (not m.group("every") and YEAR_MIN <= d <= YEAR_MAX):
+            continue
+        s, e = rw.original(*m.span())
+        if any(taken[s:e]):
+            continue
+        out.append(Quantity(s, e, text[s:e], "ratio", n / d, Decimal(0), form="fraction"))
+        take(s, e)
+    decls = context.Declarations(text)
+    for s, e in decls.headers:
+        take(s, e)
     for m in _AMOUNT.finditer(rw.text):
-        a, b = m.span()
-        start, end = rw.original(a, b)
-        if any(start < d.end and d.start < end for d in dates):
+        start, end = rw.original(*m.span())
+        if any(taken[start:end]):
             continue
         q = _amount_from_match(m, rw)
         if q is None:
@@ -418,13 +352,14 @@ def find_quantities(text: str) -> list[Quantity]:
         end = q.end
         while end > q.start and text[end - 1].isspace():
             end -= 1
-        noun = ""
+        q = replace(q, end=end)
         if q.is_bare:
-            nm = _NOUN_AFTER.match(text, end)
-            if nm and nm.group(1).lower() in COUNT_NOUNS:
-                noun = nm.group(1).lower()
-        q = replace(q, end=end, text=text[q.start:end], noun=noun)
-        out.append(q)
+            q = _with_context(q, text, decls)
+            if q is None:
+                continue
+        elif q.dimension == "currency" and q.scale == 1 and q.form == "digits":
+            q = _scaled_by_header(q, decls)
+        out.append(replace(q, text=text[q.start:q.end]))
     out.sort(key=lambda q: (q.start, q.end))
     return out
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from eval.benchmarks.bench_policy_checker import evaluate, load_golden
+from eval.benchmarks.bench_policy_checker import GOLDEN_2 as GOLDEN_2_PATH, evaluate, load_golden
 from redactor.cli import main as cli_main
 from redactor.errors import InputError
 from redactor.policy.checker import check
@@ -20,6 +20,11 @@ from redactor.policy.model import load_policies, policies_from_data, policy_from
 from redactor.policy.values import find_quantities, parse_value
 
 GOLDEN = load_golden()
+GOLDEN_2 = load_golden(GOLDEN_2_PATH)
+
+
+def _documented_miss(row) -> bool:
+    return row.known_miss
 
 
 def _policy(value, **kw):
@@ -28,7 +33,8 @@ def _policy(value, **kw):
 
 @pytest.mark.parametrize("row", [
     pytest.param(r, id=r.note[:60],
-                 marks=[pytest.mark.xfail(strict=True, reason="documented miss")] if r.known_miss else [])
+                 marks=[pytest.mark.xfail(strict=True, reason="documented miss")]
+                 if _documented_miss(r) else [])
     for r in GOLDEN])
 def test_golden_row(row):
     res = check(row.policy, row.text)
@@ -42,7 +48,15 @@ def test_golden_table_is_substantial_and_scored():
     assert len(GOLDEN) >= 100
     assert out["leaked"]["tp"] + out["leaked"]["fn"] >= 50      # positives
     assert out["leaked"]["tn"] + out["leaked"]["fp"] >= 30      # negatives, traps among them
-    assert len(out["errors"]) == sum(r.known_miss for r in GOLDEN)
+    assert len(out["errors"]) == sum(_documented_miss(r) for r in GOLDEN)
+
+
+@pytest.mark.parametrize("golden", [GOLDEN, GOLDEN_2], ids=["table-1", "table-2"])
+def test_both_golden_tables_reach_the_bar(golden):
+    """Issue 34: precision >= 0.97 and recall >= 0.95 on the own table and on the one
+    written independently (its rows are never relabelled to fit)."""
+    c = evaluate(golden)["leaked"]
+    assert c["precision"] >= 0.97 and c["recall"] >= 0.95, c
 
 
 def test_traps():
@@ -112,6 +126,118 @@ def test_number_words_keep_offsets():
     assert qs[0].value == Decimal("2.5e9") and qs[0].currency == "EUR"
     assert parse_value("March 5, 2024").precision == "day"
     assert parse_value("several things and 3 more and 4") is None
+
+
+# --- the grammar of quantities (issue 34): one test per principle -------------------------
+
+def _leaks(value, text, **kw) -> bool:
+    return check(_policy(value, **kw), text).leaked
+
+
+def test_shares_are_one_dimension_whatever_the_unit():
+    # percent, per mille, basis points and percentage points convert into one another
+    assert _leaks("40 bp", "The margin widened by 0.4 percentage points.")
+    assert _leaks("1.25 percentage points", "EBITDA margin contracted by 125 bps.")
+    assert _leaks("25 bp", "The lender cut the margin by 0.25%.")
+    assert not _leaks("40 bp", "The margin rose by 4 percentage points.")
+    assert not _leaks("8%", "Returns were 8‰ of shipments.")
+    assert not _leaks("40 bp", "The fund holds 40 bonds.")
+
+
+def test_points_are_percentage_points_beside_a_rate_only():
+    assert _leaks("30 bp", "The yield rose 0.3 points to 4.2%.")
+    assert not _leaks("30 bp", "The team scored 0.3 points per game.")
+
+
+def test_number_words_with_fractions_and_connectives():
+    assert _leaks("€3.5 billion", "Revenue reached three and a half billion euros.")
+    assert _leaks("$1.5 million", "Capex came to a million and a half dollars.")
+    assert _leaks("£750,000", "The pool was three-quarters of a million pounds.")
+    assert _leaks("€2.75 million", "Spend was two and three-quarter million euros.")
+    assert _leaks("50 bp", "Margins improved by half a percentage point.")
+    assert _leaks("25 bps", "Rates were cut by a quarter point, to 3%.")
+    assert _leaks("€1.5 million", "The grant was €1½ million.")
+    assert _leaks("1,250 units", "The plant shipped twelve hundred and fifty units.")
+    assert not _leaks("$600,000", "The budget was two-thirds of a million dollars.")
+    assert not _leaks("$1.25 million", "It cost one and a half million dollars.")
+
+
+def test_counts_compare_by_what_they_count():
+    for text in ("The subsidiary had 17 staff.", "17 people work there.", "All 17 positions "
+                 "were filled.", "Workforce: 17 FTEs.", "It runs with a team of 17.",
+                 "The office has 17 team members."):
+        assert _leaks("17 employees", text), text
+    for text in ("The company operates 17 offices.", "It serves 17 client accounts.",
+                 "It shipped 17 units.", "It has existed for 17 years."):
+        assert not _leaks("17 employees", text), text
+    assert not _leaks("240 units", "The plant employs 240 people.")
+    assert _leaks("30 customers", "We served 30 clients.")
+
+
+def test_shares_as_decimals_and_as_n_in_m():
+    assert _leaks("12%", "The Middle East accounted for 0.12 of total revenue.")
+    assert _leaks("20%", "One in five customers is based in the Gulf.")
+    assert _leaks("8%", "Eight out of every hundred shipments were returned.")
+    assert not _leaks("12%", "About 12 in every 1,000 customers churned.")
+    assert not _leaks("41.5%", "Gross margin was 0.45 of sales.")
+    assert not _leaks("20%", "Revenue per share was $0.2 of profit.")
+
+
+def test_header_scales_apply_to_the_bare_numbers_under_them():
+    assert _leaks("€7,500", "All amounts in € thousands. Consulting fees: 7.5; travel: 12.3.")
+    assert not _leaks("€7,500", "All amounts in € millions. Consulting fees: 7.5.")
+    assert _leaks("$5.2 million", "Revenue by region (USD millions): Europe 21.4, Middle East 5.2.")
+    assert not _leaks("$5.2 million", "Revenue (USD thousands): Europe 21.4, Middle East 5.2.")
+    table = "Region | Revenue ($000s) | Staff\nEurope | 21,400 | 212\nMiddle East | 5,000 | 17"
+    assert _leaks("$5 million", table)
+    assert not _leaks("$17,000", table)            # the staff column is not in $000s
+    assert _leaks("12%", "Region | Share of revenue\nEurope | 0.47\nMiddle East | 0.12")
+    # money without a scale word of its own takes the header's scale
+    assert _leaks("$5.2 million", "Net revenue (in millions): $5.2, up from $4.9.")
+
+
+def test_number_formats_by_their_grouping():
+    assert _leaks("€7,500,000", "Revenue amounted to 7 500 000 €.")
+    assert _leaks("€7.5 million", "Revenue was reported as 7.500.000 €.")
+    assert _leaks("€7,500", "The advisory fee was 7.500,00 €.")
+    assert _leaks("€3.4 million", "Revenue was 3,4 Mio. € in 2023.")
+    assert not _leaks("€3.4 million", "Revenue was 3,4 Mrd. € in 2023.")
+    assert not _leaks("€3.4 million", "Revenue was 3,4 Tsd. € in 2023.")
+    assert _leaks("₹7,500,000", "Profit was ₹75 lakh.")
+    assert _leaks("₹100 million", "Revenue was ₹10 crore.")
+    assert not _leaks("€7,500,000", "The grant amounted to 7 500 €.")
+    assert not _leaks("212,340", "Europe 212 340 17")     # table columns never merge
+    assert not _leaks("212,340", "Europe 212 340\nAsia 17")
+
+
+def test_labels_and_spelled_units_are_not_amounts():
+    assert not _leaks("1,250", "Call investor relations at extension 1250.")
+    assert not _leaks("$7,500", "The office occupies 7,500 square feet.")
+    assert _leaks("2,400 sq ft", "The showroom has 2,400 square feet.")
+    assert not _leaks("€3.4 million", "The fleet covered 3.4 million kilometres.")
+
+
+def test_rounding_half_a_step_and_tolerance_windows():
+    # exactly halfway at the policy's precision is not a rounding of the policy value
+    assert not _leaks("$5 million", "Revenue was $5.5 million.")
+    assert _leaks("$5 million", "Revenue was $4.6 million.")
+    # the tolerance is a window of its own, not added to the rounding
+    assert not _leaks("$5,213,000", "Revenue was about $5.5 million.", tolerance=0.05)
+    assert _leaks("$5,213,000", "Revenue was about $5.5 million.", tolerance=0.1)
+
+
+def test_other_currencies_agree_to_the_precision_of_a_conversion():
+    rates = {"USD": 1, "EUR": 1.08}
+    assert _leaks("$5 million", "Revenue was €4.63 million.", rates=rates)
+    assert not _leaks("$5 million", "Revenue was €5 million.", rates=rates)
+
+
+def test_numeric_month_and_year_and_days_without_a_year():
+    assert _leaks("March 2024", "The product launched in 03/2024.")
+    assert not _leaks("March 2024", "The product launched in 04/2024.")
+    # "17 March" is a day, not a count; month-first needs the ordinal to be one
+    assert not _leaks("17 employees", "The office opened on 17 March.")
+    assert _leaks("17 employees", "In March 17 people joined the office.")
 
 
 # --- properties ----------------------------------------------------------------------------
