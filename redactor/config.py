@@ -53,6 +53,13 @@ class RedactorConfig:
     page_timeout: float | None = None           # seconds; runs pages in a killable child process
     max_pixels: int = DEFAULT_MAX_PIXELS
     pdf_dpi: int = DEFAULT_PDF_DPI
+    # allow/deny lists (redactor.lists, docs/review.md): applied by the pipeline after
+    # every detector, so no detector undoes them. Deny entries: "term" or
+    # {term = "...", type = "..."}; deny_patterns likewise with pattern = "...".
+    allow: list[str] = field(default_factory=list)
+    allow_patterns: list[str] = field(default_factory=list)
+    deny: list[Any] = field(default_factory=list)
+    deny_patterns: list[Any] = field(default_factory=list)
     ocr_options: dict[str, Any] = field(default_factory=dict)
     detector_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -124,3 +131,11 @@ def _validate(cfg: RedactorConfig) -> None:
         raise InputError("no detector selected")
     if isinstance(cfg.detectors, str):
         cfg.detectors = [cfg.detectors]
+    for key in ("allow", "allow_patterns", "deny", "deny_patterns"):
+        value = getattr(cfg, key)
+        if isinstance(value, (str, dict)):
+            setattr(cfg, key, [value])
+        elif value is None:
+            setattr(cfg, key, [])
+    from redactor.lists import lists_from_config
+    lists_from_config(cfg)   # a bad term, regex or type: InputError naming the key

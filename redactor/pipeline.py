@@ -101,6 +101,8 @@ class Redactor:
         self.config = config
         parse_fill(config.fill)
         self.types = parse_types(config.types) if config.types else None
+        from redactor.lists import lists_from_config
+        self.lists = lists_from_config(config)
         self.ocr = None
         self.detectors = []
         self.ocr_free = None
@@ -146,12 +148,19 @@ class Redactor:
             found = [s for s in found if s.type in self.types]
         if apply_filters and self.config.min_score:
             found = [s for s in found if s.score >= self.config.min_score]
+        if self.lists:
+            # The allow list goes before merging (an allowed value does not widen or retype
+            # a neighbour) and again at the end (nothing the pipeline grew or repeated
+            # brings it back): no detector undoes it. Verification honours it too.
+            found = self.lists.drop_allowed(page, found)
         if len(self.detectors) > 1:
             found = merge_spans(page, found)
         if self.config.grow_over_unsure:
             found = grow_over_unsure_words(page, found)
         if self.config.propagate_repeats:
             found = propagate_repeats(page, found)
+        if self.lists:
+            found = self.lists.add_denied(page, self.lists.drop_allowed(page, found))
         return sorted(found, key=lambda s: (s.start, s.end, s.type))
 
     def locate(self, page: OcrPage, spans: Sequence[Span], image: Image.Image | None = None) -> Alignment:
@@ -186,6 +195,8 @@ class Redactor:
             if self.types is not None and r.type not in self.types:
                 continue
             if r.score < self.config.min_score:
+                continue
+            if r.value and self.lists.allowed(r.value):   # deny terms need OCR text
                 continue
             out.append(Redaction(box, r.type, r.value, r.score, r.sources or (self.config.ocr_free,)))
         return out

@@ -37,6 +37,19 @@ def add_pipeline_options(p) -> None:
                    help="option for the OCR backend (e.g. psm=11)")
     p.add_argument("--detector-option", action="append", metavar="NAME.KEY=VALUE", default=[],
                    help="option for one detector (e.g. presidio.spacy_model=en_core_web_sm)")
+    lists = p.add_argument_group(
+        "allow and deny lists",
+        "applied by the pipeline after every detector, so no detector undoes them; added to "
+        "the config file's allow/allow_patterns/deny/deny_patterns (docs/review.md)")
+    lists.add_argument("--allow", action="append", metavar="TERM", default=[],
+                       help="never redact a value that is exactly TERM (case-insensitive); repeatable")
+    lists.add_argument("--allow-pattern", dest="allow_patterns", action="append", metavar="REGEX", default=[],
+                       help="never redact a value REGEX matches in full (case-insensitive); repeatable")
+    lists.add_argument("--deny", action="append", metavar="TERM", default=[],
+                       help="always redact TERM wherever OCR reads it (type OTHER), even if no "
+                            "detector finds it; repeatable")
+    lists.add_argument("--deny-pattern", dest="deny_patterns", action="append", metavar="REGEX", default=[],
+                       help="always redact what REGEX matches in the OCR text (type OTHER); repeatable")
 
 
 def _parse_value(raw: str):
@@ -72,19 +85,44 @@ def config_from_args(args):
     cfg.ocr_options = {**cfg.ocr_options, **ocr_options}
     for name, opts in det_options.items():
         cfg.detector_options[name] = {**cfg.detector_options.get(name, {}), **opts}
+    _add_list_flags(cfg, args)
     return cfg
+
+
+_LIST_FLAGS = {"allow": "--allow", "allow_patterns": "--allow-pattern", "deny": "--deny",
+               "deny_patterns": "--deny-pattern"}
+
+
+def _add_list_flags(cfg, args) -> None:
+    """The allow/deny flags, validated under their own names, added to the config's lists."""
+    from redactor.lists import build_lists
+
+    given = {key: list(getattr(args, key, None) or []) for key in _LIST_FLAGS}
+    if not any(given.values()):
+        return
+    build_lists(**given, names=_LIST_FLAGS)
+    for key, values in given.items():
+        setattr(cfg, key, list(getattr(cfg, key) or []) + values)
 
 
 def register(sub) -> None:
     p = sub.add_parser("redact", help="redact page images or PDFs",
                        description="Redact page images (PNG, JPEG, TIFF, WebP, ...) or PDFs. "
                                    "Writes DIR/<stem>.redacted.png (PDF in: .redacted.pdf) and "
-                                   "DIR/<stem>.boxes.jsonl.")
+                                   "DIR/<stem>.boxes.jsonl. With --preview: burns nothing, "
+                                   "writes an outlined preview and the boxes file for review "
+                                   "(then `redactor apply`).")
     p.add_argument("inputs", nargs="+", metavar="INPUT")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
     p.add_argument("--overwrite", action="store_true",
                    help="replace outputs that already exist in DIR (default: that input fails "
                         "and the files are left alone)")
+    p.add_argument("--preview", action="store_true",
+                   help="burn nothing: write DIR/<stem>.preview.png (several pages: "
+                        "<stem>-p0001.preview.png, ...), the page with each proposed box outlined "
+                        "in its group's colour and labelled with type and source, and the boxes "
+                        "file; review or edit the boxes file, then `redactor apply`. The preview "
+                        "shows the UNREDACTED page: written owner-only (0600), never publish it")
     p.add_argument("--pad", type=float, help="grow every box by this many pixels")
     p.add_argument("--fill", help="box colour (default black)")
     add_audit_option(p)
@@ -126,6 +164,7 @@ def run(args) -> int:
     from redactor.isolation import IsolatedAnalyzer
     from redactor.pipeline import Redactor
     from redactor.render import sweep_partial_outputs
+    from redactor.review import existing_previews, preview_document
 
     inputs = [Path(p) for p in args.inputs]
     for p in inputs:
@@ -138,6 +177,9 @@ def run(args) -> int:
     sweep_partial_outputs(out_dir)
     sweep_partial_outputs(out_dir / QUARANTINE_DIR)
     config = config_from_args(args)
+    if args.preview and args.verify:
+        print("redactor: warning: --verify does not run with --preview (nothing is burned yet)",
+              file=sys.stderr)
     audit = AuditLog(args.audit, [out_dir]) if args.audit else None
     redactor = Redactor(config)
     analyzer = IsolatedAnalyzer(config, config.page_timeout) if config.page_timeout else None
@@ -147,12 +189,30 @@ def run(args) -> int:
         for path in tqdm(inputs, unit="file", disable=len(inputs) < 2 or None, file=sys.stderr):
             # the quarantine is the tool's own back room: its files are replaced freely
             present = existing_outputs(out_dir, names[path], quarantine=False)
+            if args.preview:
+                present += existing_previews(out_dir, names[path])
             if present and not args.overwrite:
                 # Files of an earlier run, or anyone's: never replaced without being asked.
                 failures.append(OutputError(f"{path.name}: {present[0]} already exists; "
                                             f"--overwrite replaces it"))
                 tqdm.write(one_line(f"redactor: error: {path.name}: {present[0]} already exists; "
                                     f"nothing written (--overwrite replaces it)"), file=sys.stderr)
+                continue
+            if args.preview:
+                try:
+                    doc = preview_document(redactor, path, out_dir, names[path], analyzer,
+                                           replace=args.overwrite)
+                except RedactorError as exc:
+                    failures.append(exc)
+                    msg = str(exc) if path.name in str(exc) else f"{path.name}: {exc}"
+                    tqdm.write(f"redactor: error: {one_line(msg)}", file=sys.stderr)
+                    continue
+                if audit is not None:
+                    audit.write(doc.records)
+                done += 1
+                tqdm.write(one_line(f"{path} -> {doc.output} (preview, owner-only; {len(doc.pages)} "
+                                    f"page(s), {doc.n_redactions} box(es) proposed, nothing burned; "
+                                    f"boxes in {doc.boxes})"), file=sys.stdout)
                 continue
             try:
                 doc = redact_document(redactor, path, out_dir, names[path], analyzer)
