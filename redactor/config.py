@@ -84,7 +84,7 @@ def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None
         data = data.get("redactor", data)   # accept a [redactor] table or top-level keys
         unknown = sorted(set(data) - _FIELDS)
         if unknown:
-            raise InputError(f"config file {p}: unknown option(s) {', '.join(unknown)} "
+            raise InputError(f"config file {p}: unknown option {unknown[0]!r}{_did_you_mean(unknown[0], _FIELDS)} "
                              f"(known: {', '.join(sorted(_FIELDS))})")
     for key, value in (overrides or {}).items():
         if value is not None:
@@ -101,6 +101,23 @@ def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None
         raise InputError(f"bad configuration: {exc}") from None
     _validate(cfg)
     return cfg
+
+
+def check_detector_options(cfg: RedactorConfig) -> None:
+    """Options for a detector that does not run would be silently ignored: a typo
+    ("presido.x=1") must not pass for a setting that took effect."""
+    running = set(cfg.detectors or []) | ({cfg.ocr_free} if cfg.ocr_free else set())
+    for name in cfg.detector_options or {}:
+        if name not in running:
+            raise InputError(f"detector option for {name!r}, which is not a detector of this run"
+                             f"{_did_you_mean(name, running)} (detectors: {', '.join(sorted(running))})")
+
+
+def _did_you_mean(name: str, known) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def _number(cfg: RedactorConfig, name: str, *, positive: bool, optional: bool = False) -> None:
@@ -131,6 +148,7 @@ def _validate(cfg: RedactorConfig) -> None:
         raise InputError("no detector selected")
     if isinstance(cfg.detectors, str):
         cfg.detectors = [cfg.detectors]
+    check_detector_options(cfg)
     for key in ("allow", "allow_patterns", "deny", "deny_patterns"):
         value = getattr(cfg, key)
         if isinstance(value, (str, dict)):

@@ -60,7 +60,7 @@ def _parse_value(raw: str):
 
 
 def config_from_args(args):
-    from redactor.config import load_config
+    from redactor.config import check_detector_options, load_config
 
     ocr_options = {}
     for item in args.ocr_option or []:
@@ -85,6 +85,7 @@ def config_from_args(args):
     cfg.ocr_options = {**cfg.ocr_options, **ocr_options}
     for name, opts in det_options.items():
         cfg.detector_options[name] = {**cfg.detector_options.get(name, {}), **opts}
+    check_detector_options(cfg)
     _add_list_flags(cfg, args)
     return cfg
 
