@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from redactor.imageio import is_pdf, read_pages
 from redactor.model import PageResult
 from redactor.pdf_writer import ImagePdfWriter
 from redactor.render import atomic_outputs, save_png, scratch_file
-from redactor.verify import verify_page
+from redactor.verify import second_pass_redactions, verify_page
 
 
 # where `redact` keeps pages that failed verification, inside the output folder
@@ -87,6 +88,28 @@ def _numbered_pages(path: Path, cfg):
     yield current, multi
 
 
+def _verify_and_fix(redactor, verify, image, redacted, result: PageResult):
+    """Verify ``redacted``; when the re-read finds something, burn those boxes too (a
+    second pass over the original page with the added redactions; types the run was told
+    to leave are not burned, they fail the page), and verify once more.
+    Sets ``result.verification`` (with what the second pass added: count and types, the
+    values stay in the findings, which the published record drops) and returns the page to
+    write."""
+    first = verify(redacted, result).to_json()
+    added = [] if first["ok"] else second_pass_redactions(first, redactor.types)
+    if not added:
+        result.verification = first
+        return redacted
+    result.redactions = list(result.redactions) + added
+    redacted = redactor.render(image, result.redactions)
+    final = verify(redacted, result).to_json()
+    final["second_pass"] = {"added": len(added),
+                            "types": dict(sorted(Counter(r.type for r in added).items())),
+                            "first_findings": len(first["findings"])}
+    result.verification = final
+    return redacted
+
+
 def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None,
                     analyzer=None) -> DocumentResult:
     """``analyzer`` (default: ``redactor``) finds the boxes and verifies the output; an
@@ -111,7 +134,7 @@ def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None
                     result = analyzer.analyze(page.image, page_id=page_id)
                     redacted = redactor.render(page.image, result.redactions)
                     if cfg.verify:
-                        result.verification = verify(redacted, result).to_json()
+                        redacted = _verify_and_fix(redactor, verify, page.image, redacted, result)
                 except RedactorError as exc:
                     raise type(exc)(f"{path.name} page {page.index + 1}: {exc}") from exc
                 records.append(result.prediction_json(redactor.system_name))
