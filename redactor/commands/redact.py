@@ -24,10 +24,14 @@ def add_pipeline_options(p) -> None:
                    help="one rectangle per span, per line, or auto (default)")
     p.add_argument("--no-ink-fit", dest="fit_to_ink", action="store_false", default=None,
                    help="do not grow boxes to the ink of the value")
-    p.add_argument("--verify", action="store_true", default=None,
-                   help="OCR each output again and fail the page if a critical identifier is still readable")
+    p.add_argument("--verify", dest="verify", action="store_true", default=None,
+                   help="read every output page again before writing it, burn what a reader could "
+                        "still use in a second pass, and keep aside what remains (default: on)")
+    p.add_argument("--no-verify", dest="verify", action="store_false",
+                   help="skip that check: about twice the pages/s, and nothing catches what the "
+                        "first pass left readable")
     p.add_argument("--on-verify-fail", choices=["fail", "quarantine"],
-                   help="fail (default): write nothing; quarantine: write it to OUT/quarantine/")
+                   help="quarantine (default): write it to OUT/quarantine/; fail: write nothing")
     p.add_argument("--page-timeout", type=float, metavar="SECONDS",
                    help="analyse pages in a child process and give up on a page after this long "
                         "(also contains crashes of native code)")
