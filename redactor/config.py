@@ -25,6 +25,12 @@ DEFAULT_DETECTORS = ("rules", "presidio")
 # the 78 real dev pages; it was fitted to the generator's form rows (31 of 500 generated
 # pages' values), while real forms stack their address fields under their captions.
 DEFAULT_RULES_DISABLED = ["address_rows"]
+# Visual detectors run on the page image beside the text detectors (docs/visual.md). QR
+# codes/barcodes and photo blocks: every generated code and photo found, no box on the 78
+# real dev pages. Signatures stay opt-in: they hide 0.62 of the real dev set's signatures by
+# ink (0.09 without) but add collateral on those pages (0.029 -> 0.057, over the 0.05 the
+# product allows; eval/benchmarks/bench_visual.py).
+DEFAULT_VISUAL = ("codes", "faces")
 DEFAULT_DETECTOR_OPTIONS = {
     "presidio": {"entities": ["PERSON", "EMAIL", "CARD_NUMBER", "ID_NUMBER", "ONLINE_ID",
                               "LOCATION"],
@@ -64,6 +70,7 @@ class RedactorConfig:
     allow_patterns: list[str] = field(default_factory=list)
     deny: list[Any] = field(default_factory=list)
     deny_patterns: list[Any] = field(default_factory=list)
+    visual: list[str] = field(default_factory=lambda: list(DEFAULT_VISUAL))   # image detectors
     ocr_options: dict[str, Any] = field(default_factory=dict)
     detector_options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -110,7 +117,8 @@ def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None
 def check_detector_options(cfg: RedactorConfig) -> None:
     """Options for a detector that does not run would be silently ignored: a typo
     ("presido.x=1") must not pass for a setting that took effect."""
-    running = set(cfg.detectors or []) | ({cfg.ocr_free} if cfg.ocr_free else set())
+    running = set(cfg.detectors or []) | set(cfg.visual or []) | \
+        ({cfg.ocr_free} if cfg.ocr_free else set())
     for name in cfg.detector_options or {}:
         if name not in running:
             raise InputError(f"detector option for {name!r}, which is not a detector of this run"
@@ -152,6 +160,10 @@ def _validate(cfg: RedactorConfig) -> None:
         raise InputError("no detector selected")
     if isinstance(cfg.detectors, str):
         cfg.detectors = [cfg.detectors]
+    if isinstance(cfg.visual, str):
+        cfg.visual = [cfg.visual]
+    # "none" (the CLI's --visual none) switches the visual detectors off
+    cfg.visual = [v for v in (cfg.visual or []) if v != "none"]
     check_detector_options(cfg)
     for key in ("allow", "allow_patterns", "deny", "deny_patterns"):
         value = getattr(cfg, key)

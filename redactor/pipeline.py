@@ -80,7 +80,8 @@ def check_available(config: RedactorConfig) -> None:
     if config.ocr_free:
         wanted = [("ocr_free", config.ocr_free)]
     else:
-        wanted = [("ocr", config.ocr)] + [("detector", d) for d in config.detectors]
+        wanted = [("ocr", config.ocr)] + [("detector", d) for d in config.detectors] + \
+            [("visual", v) for v in config.visual]
     for kind, name in wanted:
         cls = registry.plugin_class(kind, name)
         reason = cls.unavailable_reason()
@@ -106,6 +107,7 @@ class Redactor:
         self.ocr = None
         self.detectors = []
         self.ocr_free = None
+        self.visual = []
         if config.ocr_free:
             self.ocr_free = registry.create("ocr_free", config.ocr_free,
                                             **config.detector_options.get(config.ocr_free, {}))
@@ -113,6 +115,8 @@ class Redactor:
             self.ocr = registry.create("ocr", config.ocr, **config.ocr_options)
             self.detectors = [registry.create("detector", name, **config.detector_options.get(name, {}))
                               for name in config.detectors]
+            self.visual = [registry.create("visual", name, **config.detector_options.get(name, {}))
+                           for name in config.visual]
 
     @property
     def system_name(self) -> str:
@@ -217,7 +221,13 @@ class Redactor:
         if alignment.dropped:
             log.warning("%s: %d span(s) matched no OCR word and could not be placed",
                         page_id, len(alignment.dropped))
-        return PageResult(page_id, alignment.redactions, ocr=page, spans=spans,
+        redactions = list(alignment.redactions)
+        if image is not None and self.visual:
+            # what no OCR text holds: codes, photos, signatures (redactor.visual)
+            from redactor.visual import find_visual
+            found = find_visual(self.visual, image, page, redactions)
+            redactions += [r for r in found if self.types is None or r.type in self.types]
+        return PageResult(page_id, redactions, ocr=page, spans=spans,
                           dropped_spans=alignment.dropped)
 
     def render(self, image: Image.Image, redactions: Sequence[Redaction]) -> Image.Image:

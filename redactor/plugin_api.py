@@ -1,7 +1,7 @@
 """What a plugin is: the base classes third-party OCR backends and detectors implement.
 
 A plugin class is registered under an entry point (group ``redactor.ocr``,
-``redactor.detectors`` or ``redactor.ocr_free``) and must offer:
+``redactor.detectors``, ``redactor.ocr_free`` or ``redactor.visual``) and must offer:
 
 - ``name``: the name users select it by;
 - ``emits()``: the fine types it can emit (derived from its mapping file, for detectors);
@@ -10,7 +10,8 @@ A plugin class is registered under an entry point (group ``redactor.ocr``,
   unless needed to answer;
 - ``__init__(**options)``: loads models/clients (raise ``PluginUnavailable`` if it cannot);
 - the work method: ``read(image) -> OcrPage`` (OCR), ``detect(page) -> list[Span]``
-  (detectors), ``redact_page(image) -> list[Redaction]`` (OCR-free systems).
+  (detectors), ``redact_page(image) -> list[Redaction]`` (OCR-free systems),
+  ``find(image, page) -> list[Redaction]`` (visual detectors: signatures, faces, codes).
 Instances are stateless between pages except for loaded models and clients.
 """
 from __future__ import annotations
@@ -78,4 +79,14 @@ class Detector(Plugin):
 
 class OcrFreeSystem(Plugin):
     def redact_page(self, image) -> list[Redaction]:
+        raise NotImplementedError
+
+
+class VisualDetector(Plugin):
+    """Finds personal data that is a picture rather than text (a signature, a face or ID
+    photo, a QR code or barcode, a stamp) on the page image. ``page`` is the OCR of the same
+    page (``None`` when there is none): a detector may use its words, e.g. a "Signature:"
+    label or the words a code sits beside. Returns redactions in pixel coordinates of
+    ``image`` with their fine type; ``sources`` should name the plugin."""
+    def find(self, image, page: OcrPage | None) -> list[Redaction]:  # image: PIL RGB, upright
         raise NotImplementedError

@@ -7,7 +7,8 @@ from importlib.metadata import entry_points
 
 from redactor.errors import InputError, PluginUnavailable
 
-GROUPS = {"ocr": "redactor.ocr", "detector": "redactor.detectors", "ocr_free": "redactor.ocr_free"}
+GROUPS = {"ocr": "redactor.ocr", "detector": "redactor.detectors", "ocr_free": "redactor.ocr_free",
+          "visual": "redactor.visual"}
 
 
 @dataclass(frozen=True)

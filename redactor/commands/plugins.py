@@ -1,5 +1,5 @@
-"""``redactor plugins``: every OCR backend, detector and OCR-free system, whether it can run
-here (and why not), and the fine types each can emit."""
+"""``redactor plugins``: every OCR backend, detector, OCR-free system and visual detector,
+whether it can run here (and why not), and the fine types each can emit."""
 from __future__ import annotations
 
 import json
@@ -18,7 +18,8 @@ def run(args) -> int:
     if args.json:
         print(json.dumps([i.__dict__ for i in infos], indent=2))
         return 0
-    kind_title = {"ocr": "OCR backends", "detector": "Detectors", "ocr_free": "OCR-free systems"}
+    kind_title = {"ocr": "OCR backends", "detector": "Detectors", "ocr_free": "OCR-free systems",
+                  "visual": "Visual detectors (signatures, photos, codes)"}
     for kind, title in kind_title.items():
         print(f"{title}:")
         for info in (i for i in infos if i.kind == kind):

@@ -17,6 +17,9 @@ def add_pipeline_options(p) -> None:
     p.add_argument("--detector", dest="detectors", action="append", metavar="NAME",
                    help="detector plugin; repeat for an ensemble (default: the default pipeline)")
     p.add_argument("--ocr-free", metavar="NAME", help="an OCR-free system instead of OCR + detectors")
+    p.add_argument("--visual", action="append", metavar="NAME",
+                   help="visual detector on the page image (codes, faces, signatures); repeat; "
+                        "'none' for none (default: codes, faces)")
     p.add_argument("--types", action="append", metavar="T[,T]",
                    help="only these fine types or groups (direct, linkage, critical, ...)")
     p.add_argument("--min-score", type=float, help="drop detections scored below this (0-1)")
@@ -81,6 +84,7 @@ def config_from_args(args):
         det_options.setdefault(name, {})[key] = _parse_value(value)
     overrides = {
         "ocr": args.ocr, "detectors": args.detectors, "ocr_free": args.ocr_free,
+        "visual": getattr(args, "visual", None),
         "types": args.types, "min_score": args.min_score, "box_mode": args.box_mode,
         "fit_to_ink": args.fit_to_ink, "verify": args.verify, "page_timeout": args.page_timeout, "on_verify_fail": args.on_verify_fail, "max_pixels": args.max_pixels, "pdf_dpi": args.pdf_dpi,
         "pad": getattr(args, "pad", None), "fill": getattr(args, "fill", None),

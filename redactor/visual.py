@@ -1,0 +1,62 @@
+"""Runs the visual detectors (signatures, faces and photos, QR codes and barcodes, stamps)
+on one page image and returns their redactions, sanitized to the page.
+
+``find_visual(detectors, image, page, existing)``: each detector's ``find`` is run in turn;
+a box is clipped to the page (a box with no area left is dropped), an unknown type is a
+plugin failure, and a visual box lying wholly inside another redaction (an earlier visual
+one or one of ``existing``, e.g. the text pipeline's) is dropped: it would burn nothing new.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+from redactor.errors import PluginFailed
+from redactor.model import OcrPage, Redaction
+from redactor.taxonomy import is_known
+
+
+def clip_box(bbox, width: int, height: int):
+    """The box clipped to the page, or None when nothing of it is left (or it is malformed)."""
+    try:
+        x0, y0, x1, y1 = (float(v) for v in bbox)
+    except (TypeError, ValueError):
+        return None
+    if not all(v == v and abs(v) != float("inf") for v in (x0, y0, x1, y1)):
+        return None
+    x0, x1 = max(0.0, min(x0, x1)), min(float(width), max(x0, x1))
+    y0, y1 = max(0.0, min(y0, y1)), min(float(height), max(y0, y1))
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        return None
+    return (x0, y0, x1, y1)
+
+
+def _inside(inner, outer) -> bool:
+    return (inner[0] >= outer[0] and inner[1] >= outer[1]
+            and inner[2] <= outer[2] and inner[3] <= outer[3])
+
+
+def find_visual(detectors: Sequence, image, page: OcrPage | None,
+                existing: Sequence[Redaction] = ()) -> list[Redaction]:
+    """Visual redactions of every detector on one page (PIL RGB image, upright)."""
+    width, height = image.size
+    kept: list[Redaction] = []
+    covered = [r.bbox for r in existing]
+    for det in detectors:
+        name = getattr(det, "name", type(det).__name__)
+        try:
+            found = det.find(image, page) or []
+        except PluginFailed:
+            raise
+        except Exception as exc:   # a detector bug must say which detector it was
+            raise PluginFailed(f"visual detector {name!r} failed: {type(exc).__name__}: {exc}") from exc
+        for r in found:
+            if not is_known(r.type):
+                raise PluginFailed(f"visual detector {name!r} emitted unknown type {r.type!r}")
+            box = clip_box(r.bbox, width, height)
+            if box is None:
+                continue
+            if any(_inside(box, c) for c in covered):
+                continue
+            kept.append(Redaction(box, r.type, r.value, r.score, r.sources or (name,)))
+            covered.append(box)
+    return kept
