@@ -42,13 +42,6 @@ class FaceDetector(VisualDetector):
     def emits(cls) -> frozenset[str]:
         return frozenset({"OTHER"})
 
-    @classmethod
-    def unavailable_reason(cls) -> str | None:
-        try:
-            import cv2  # noqa: F401
-        except ImportError:
-            return "opencv-python-headless is not installed"
-        return None
 
     def __init__(self, **_options):
         pass

@@ -136,13 +136,6 @@ class SignatureDetector(VisualDetector):
     def emits(cls) -> frozenset[str]:
         return frozenset({"SIGNATURE"})
 
-    @classmethod
-    def unavailable_reason(cls) -> str | None:
-        try:
-            import cv2  # noqa: F401
-        except ImportError:
-            return "opencv-python-headless is not installed"
-        return None
 
     def __init__(self, require_anchor: bool = True, **_options):
         self.require_anchor = bool(require_anchor)

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from redactor.audit import public_record
-from redactor.errors import InputError, RedactorError, VerificationFailed
-from redactor.imageio import is_pdf, read_pages
+from redactor.errors import RedactorError, VerificationFailed
+from redactor.imageio import is_pdf, pages_with_multi
 from redactor.model import PageResult
 from redactor.pdf_writer import ImagePdfWriter
 from redactor.render import atomic_outputs, save_png, scratch_file
@@ -73,21 +73,6 @@ def remove_stale_outputs(out_dir: Path, stem: str, published: bool = True) -> li
     return removed
 
 
-def _numbered_pages(path: Path, cfg):
-    """(page, multi_page) for each page, reading one page ahead to know whether an image
-    file has more than one (a PDF is a document whatever its length)."""
-    pages = iter(read_pages(path, max_pixels=cfg.max_pixels, pdf_dpi=cfg.pdf_dpi))
-    current = next(pages, None)
-    if current is None:
-        raise InputError(f"{path.name}: has no pages")
-    multi = is_pdf(path)
-    for following in pages:
-        multi = True
-        yield current, multi
-        current = following
-    yield current, multi
-
-
 def _verify_and_fix(redactor, verify, image, redacted, result: PageResult):
     """Verify ``redacted``; when the re-read finds something, burn those boxes too (a
     second pass over the original page with the added redactions; types the run was told
@@ -128,7 +113,7 @@ def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None
     with scratch_file(out_dir) as spool:
         writer = None
         try:
-            for page, multi in _numbered_pages(path, cfg):
+            for page, multi in pages_with_multi(path, cfg.max_pixels, cfg.pdf_dpi):
                 page_id = f"{stem}-p{page.index + 1:04d}" if multi else stem
                 try:
                     result = analyzer.analyze(page.image, page_id=page_id)

@@ -276,6 +276,23 @@ def read_pages(path: str | Path, max_pixels: int = DEFAULT_MAX_PIXELS,
         yield from _read_image_pages(path, max_pixels)
 
 
+def pages_with_multi(path: str | Path, max_pixels: int = DEFAULT_MAX_PIXELS,
+                     pdf_dpi: int = DEFAULT_PDF_DPI) -> Iterator[tuple[Page, bool]]:
+    """(page, multi_page) for each page of ``read_pages``, reading one page ahead to know
+    whether an image file has more than one (a PDF is a document whatever its length)."""
+    path = Path(path)
+    pages = iter(read_pages(path, max_pixels=max_pixels, pdf_dpi=pdf_dpi))
+    current = next(pages, None)
+    if current is None:
+        raise InputError(f"{path.name}: has no pages")
+    multi = is_pdf(path)
+    for following in pages:
+        multi = True
+        yield current, multi
+        current = following
+    yield current, multi
+
+
 def as_page_image(image) -> Image.Image:
     """Accept what API users pass (PIL image, numpy array, path) and return upright RGB."""
     if isinstance(image, (str, Path)):

@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from redactor.audit import public_record
 from redactor.errors import InputError, OutputError, RedactorError
-from redactor.imageio import is_pdf, read_pages
+from redactor.imageio import is_pdf, pages_with_multi, read_pages
 from redactor.model import PageResult, Redaction
 from redactor.render import TEMP_PREFIX, TEMP_SUFFIX, atomic_outputs, burn_in, pixel_rect, save_png, scratch_file
 from redactor.taxonomy import group_of, is_known
@@ -142,21 +142,6 @@ def _owner_only(path: Path) -> None:
     os.chmod(path, PREVIEW_MODE)
 
 
-def _pages_with_multi(path: Path, max_pixels: int, pdf_dpi: int):
-    """(page, multi) for each page, reading one ahead to know whether an image file has
-    more than one page (a PDF is a document whatever its length)."""
-    pages = iter(read_pages(path, max_pixels=max_pixels, pdf_dpi=pdf_dpi))
-    current = next(pages, None)
-    if current is None:
-        raise InputError(f"{path.name}: has no pages")
-    multi = is_pdf(path)
-    for following in pages:
-        multi = True
-        yield current, multi
-        current = following
-    yield current, multi
-
-
 def preview_document(redactor, path: Path, out_dir: Path, stem: str | None = None,
                      analyzer=None, replace: bool = False) -> PreviewResult:
     """Analyse every page of ``path`` and write its preview image(s) and boxes file to
@@ -171,7 +156,7 @@ def preview_document(redactor, path: Path, out_dir: Path, stem: str | None = Non
     scratch: list[Path] = []
     try:
         multi = False
-        for page, multi in _pages_with_multi(path, cfg.max_pixels, cfg.pdf_dpi):
+        for page, multi in pages_with_multi(path, cfg.max_pixels, cfg.pdf_dpi):
             pid = page_id(stem, page.index, multi)
             try:
                 result = analyzer.analyze(page.image, page_id=pid)
