@@ -21,7 +21,6 @@ masked as print, so its strokes stay in the clusters.
 """
 from __future__ import annotations
 
-import re
 
 import numpy as np
 
