@@ -83,7 +83,7 @@ RUNS_DOWN_WORDS = 4
 MIN_UPSCALE = 1.25
 # Text taller than MIN_UPSCALE times this is shrunk (area averaging) to this height:
 # Tesseract reads it as well or better (noise averages out) in fewer pixels. Measured on
-# the generated 300 dpi pages (docs/ocr.md, "Big text"): 26 % less time, 4 % more values.
+# the generated 300 dpi pages (docs/ocr.md, "6. Scaling"): 26 % less time, 4 % more values.
 SHRINK_ABOVE = 16.0
 # A page with text small enough to be upscaled and at least this share of its ink's
 # components specks (``scan_cleanup.fragment_share``: strokes broken by dithering or wear)
@@ -169,17 +169,17 @@ class TesseractOcr(OcrBackend):
       ``-c textord_tabfind_find_tables=0``: more values read on forms with underlined
       fields, but worse boxes end to end, see docs/ocr.md).
     - ``split_merged``: read again, as blocks, the unsure words as tall as several lines
-      where Tesseract ran lines together (on by default, docs/ocr.md "Revision 6").
+      where Tesseract ran lines together (on by default, docs/ocr.md "11. Re-reads on enlarged crops").
     - ``reread_unsure``: read again, each on its own enlarged crop, the words of line
-      height read below UNSURE_CONF (on by default, docs/ocr.md "Revision 7").
+      height read below UNSURE_CONF (on by default, docs/ocr.md "11. Re-reads on enlarged crops").
     - ``join_lines``: a row Tesseract returned as two lines in a row of its reading order
-      (a word gap apart on one baseline) becomes one line (on by default, "Revision 7"),
+      (a word gap apart on one baseline) becomes one line (on by default, docs/ocr.md "12. Line joining"),
       and so do the cells of a form row it returned as lines of their own, out of reading
-      order ("Revision 8").
+      order.
     - ``repair_first``: a page with text small enough to be upscaled and at least this share
       of its ink's components specks (``scan_cleanup.fragment_share``: dithered or worn
       strokes) is read with its strokes repaired straight away, instead of after a weak first
-      read (default 0.25; ``off``: revision 8's order; docs/ocr.md "Revision 9").
+      read (default 0.25; ``off``: revision 8's order; docs/ocr.md "8. The first read").
     - ``rotated_blocks``: after the page is read, ink that no confident word covers and
       whose lines run at an angle of their own (a stamp turned 30 degrees, a vertical or
       upside-down label) is turned upright, read, and its words replace the fragments read
@@ -188,7 +188,7 @@ class TesseractOcr(OcrBackend):
     - ``engine``: ``"auto"`` (default): Tesseract's library in-process (libtesseract,
       same words as the binary without its start-up on every read) when it is the default
       binary's version, else the binary; ``"library"`` insists on the library, ``"cli"``
-      always runs the binary (docs/ocr.md "Revision 7").
+      always runs the binary (docs/ocr.md "Speed").
     - ``timeout``: seconds allowed per page over all Tesseract runs; exceeded -> PluginFailed.
     - ``tesseract_cmd``: the binary (name on PATH or a path).
     """

@@ -444,7 +444,9 @@ def fit_boxes_to_ink(gray, boxes: Sequence[Sequence[float]], **options) -> list[
 
 
 def fit_redactions_to_ink(image, redactions: Sequence[Redaction], **options) -> list[Redaction]:
-    """The redactions with their boxes fitted to the ink of ``image`` (PIL image or array);
-    a box never gets smaller than it was unless ``shrink=True``."""
+    """The redactions with their boxes fitted to the ink of ``image`` (PIL image or array),
+    as ``fit_box`` fits one: grown over the value's ink, margins without ink trimmed
+    (``tighten``, by at most TIGHTEN_MAX of the box height; every margin with
+    ``shrink=True``)."""
     g = to_gray(image)
     return [replace(r, bbox=fit_box(g, r.bbox, **options)) for r in redactions]
