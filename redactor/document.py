@@ -61,6 +61,24 @@ def existing_outputs(out_dir: Path, stem: str, published: bool = True,
     return found
 
 
+def publish_outputs(out_dir: Path, stem: str, records: list[dict], page) -> tuple[Path, Path]:
+    """Write ``<stem>.boxes.jsonl`` (the public form of ``records``) and the redacted page:
+    ``page`` is the image of a single page, or the path of a finished multi-page PDF under a
+    temporary name, moved into place. Both files appear together or not at all; boxes are
+    renamed into place first, so a redacted page never exists without the record of what
+    was hidden. Returns (page path, boxes path)."""
+    multi = not hasattr(page, "save")
+    target, boxes = output_paths(Path(stem), Path(out_dir), stem, multi)
+    lines = "".join(json.dumps(public_record(r)) + "\n" for r in records)
+    with atomic_outputs([boxes, target]) as (tmp_boxes, tmp_target):
+        tmp_boxes.write_text(lines, encoding="utf-8")
+        if multi:
+            os.replace(page, tmp_target)
+        else:
+            save_png(page, tmp_target)
+    return target, boxes
+
+
 def remove_stale_outputs(out_dir: Path, stem: str, published: bool = True) -> list[Path]:
     """The outputs an earlier run wrote for ``stem`` (in the folder and its quarantine),
     removed: after a failed re-run they would pass for the redaction of the input as it is
@@ -146,14 +164,5 @@ def redact_document(redactor, path: Path, out_dir: Path, stem: str | None = None
             if cfg.on_verify_fail != "quarantine":
                 raise VerificationFailed(where + " (nothing written; --on-verify-fail=quarantine keeps it aside)")
             out_dir, quarantined = out_dir / QUARANTINE_DIR, True
-        target, boxes = output_paths(path, out_dir, stem, multi)
-        lines = "".join(json.dumps(public_record(r)) + "\n" for r in records)
-        # Both files appear together or not at all; boxes are renamed into place first, so a
-        # redacted page never exists without the record of what was hidden.
-        with atomic_outputs([boxes, target]) as (tmp_boxes, tmp_target):
-            tmp_boxes.write_text(lines, encoding="utf-8")
-            if multi:
-                os.replace(spool, tmp_target)
-            else:
-                save_png(single_image, tmp_target)
+        target, boxes = publish_outputs(out_dir, stem, records, spool if multi else single_image)
     return DocumentResult(path, target, boxes, results, quarantined, records)

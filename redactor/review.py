@@ -25,6 +25,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from redactor.audit import public_record
+from redactor.document import publish_outputs
 from redactor.errors import InputError, OutputError, RedactorError
 from redactor.imageio import is_pdf, pages_with_multi, read_pages
 from redactor.model import PageResult, Redaction
@@ -351,13 +352,5 @@ def apply_document(path: Path, boxes_file: Path, out_dir: Path, stem: str | None
             if writer is not None:
                 writer.abort()
             raise
-        target = out_dir / f"{stem}.redacted.{'pdf' if multi else 'png'}"
-        boxes_out = out_dir / f"{stem}.boxes.jsonl"
-        lines = "".join(json.dumps(public_record(r)) + "\n" for r in out_records)
-        with atomic_outputs([boxes_out, target]) as (tmp_boxes, tmp_target):
-            tmp_boxes.write_text(lines, encoding="utf-8")
-            if multi:
-                os.replace(spool, tmp_target)
-            else:
-                save_png(single, tmp_target)
+        target, boxes_out = publish_outputs(out_dir, stem, out_records, spool if multi else single)
     return ApplyResult(path, target, boxes_out, n_pages, n_boxes)
