@@ -1,7 +1,8 @@
 """The ``redactor`` command line: a thin dispatcher over the subcommand modules in
 ``redactor/commands/`` (each exposes ``register(subparsers)``; its parser's ``func`` takes
 the parsed arguments and returns the exit code). All errors become one line on stderr and
-the exit code of their type, here and nowhere else."""
+the exit code of their type, here and nowhere else; warnings and log lines have one format,
+``redactor: warning: ...``, written above any progress bar."""
 from __future__ import annotations
 
 import argparse
@@ -22,8 +23,40 @@ OPTIONAL_MODULES = {"matplotlib": "eval", "faker": "eval", "img2pdf": "test", "p
                     "gliner2": "gliner", "ray": "ray", "onnxruntime": "rapidocr"}
 
 
+DESCRIPTION = ("Find personal data on document page images and PDFs, burn it out with opaque "
+               "boxes, and measure page by page whether a redacted page is safe to publish.")
+EPILOG = ("`redactor COMMAND --help` lists a command's options; `redactor config` shows every "
+          "setting with its default; `redactor plugins` what can run here.")
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Shows each option's default: the flag's own, or for the pipeline options (whose flags
+    default to None so a config file can set them) the config default they fall back to."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "default" in text.lower() or action.nargs == 0 or action.required or \
+                action.default is argparse.SUPPRESS or not action.option_strings:
+            return text
+        default = action.default
+        if default is None or default == []:
+            default = _config_default(action.dest)
+        if default is None or default == [] or default == {}:
+            return text
+        if isinstance(default, (list, tuple)):
+            default = ", ".join(map(str, default))
+        return f"{text} (default: {str(default).replace('%', '%%')})"
+
+
+def _config_default(dest: str):
+    from redactor.config import RedactorConfig
+
+    return getattr(RedactorConfig(), dest, None)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="redactor", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="redactor", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--version", action="version", version=f"redactor {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -32,18 +65,68 @@ def build_parser() -> argparse.ArgumentParser:
         if mod.name.startswith("_"):
             continue
         importlib.import_module(f"redactor.commands.{mod.name}").register(sub)
+    for command in _subcommands(parser):
+        command.formatter_class = HelpFormatter
+        if "-v" not in command._option_string_actions:
+            # -v works after the subcommand too; SUPPRESS keeps the top-level value
+            command.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS,
+                                 help="log progress details")
     return parser
+
+
+def _subcommands(parser: argparse.ArgumentParser):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in dict.fromkeys(action.choices.values()):
+                yield command
+                yield from _subcommands(command)
+
+
+class _LineFormatter(logging.Formatter):
+    """``redactor: warning: message`` (with -v, the logger's name before the message)."""
+
+    def __init__(self, verbose: bool):
+        super().__init__()
+        self.verbose = verbose
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = one_line(record.getMessage())
+        if self.verbose and record.name not in ("root", "py.warnings"):
+            message = f"{record.name}: {message}"
+        return f"redactor: {record.levelname.lower()}: {message}"
+
+
+class _AboveProgressBars(logging.Handler):
+    """Writes through tqdm, so a warning lands above a progress bar instead of inside it."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            from tqdm import tqdm
+            tqdm.write(self.format(record), file=sys.stderr)
+        except Exception:   # logging must never take the run down
+            self.handleError(record)
+
+
+def setup_logging(verbose: bool) -> None:
+    import warnings
+
+    handler = _AboveProgressBars()
+    handler.setFormatter(_LineFormatter(verbose))
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, handlers=[handler],
+                        force=True)
+    # Python warnings (a library's DeprecationWarning, ...) in the same one-line form
+    warnings.formatwarning = lambda message, category, *_a, **_k: f"{category.__name__}: {message}"
+    logging.captureWarnings(True)
+    if not verbose:
+        # Presidio logs every recognizer it skips for other languages at WARNING.
+        logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
 
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
-    if not args.verbose:
-        # Presidio logs every recognizer it skips for other languages at WARNING.
-        logging.getLogger("presidio-analyzer").setLevel(logging.ERROR)
+    setup_logging(args.verbose)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2

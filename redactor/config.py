@@ -39,40 +39,58 @@ DEFAULT_DETECTOR_OPTIONS = {
 }
 
 
+def _opt(default: Any, help: str, factory=None):
+    """A config field with the one line `redactor config` and the docs show for it."""
+    if factory is not None:
+        return field(default_factory=factory, metadata={"help": help})
+    return field(default=default, metadata={"help": help})
+
+
 @dataclass
 class RedactorConfig:
-    ocr: str = DEFAULT_OCR
-    detectors: list[str] = field(default_factory=lambda: list(DEFAULT_DETECTORS))
-    ocr_free: str | None = None                 # an OCR-free system replaces ocr+detectors
-    types: list[str] = field(default_factory=list)       # empty: every type
-    min_score: float = 0.0
-    pad: float = 0.0
-    fill: str = "black"
-    box_mode: str = "auto"                      # auto | span | line
-    fit_to_ink: bool = True
-    ink_shrink: bool = False                    # with fit_to_ink: also cut empty margins
-    propagate_repeats: bool = True              # other occurrences of a found value too
-    grow_over_unsure: bool = True               # critical spans take in garbled words beside them
-    grow_over_unread_ink: bool = True           # critical boxes take in unread ink beside them
+    ocr: str = _opt(DEFAULT_OCR, "OCR backend (`redactor plugins` lists them)")
+    detectors: list[str] = _opt(None, "detector plugins run on the OCR text (an ensemble when several)",
+                                lambda: list(DEFAULT_DETECTORS))
+    ocr_free: str | None = _opt(None, "an OCR-free system that replaces ocr + detectors")
+    types: list[str] = _opt(None, "only these fine types or groups (direct, linkage, contextual, "
+                            "other, critical); empty: every type", list)
+    min_score: float = _opt(0.0, "drop detections scored below this (0-1)")
+    pad: float = _opt(0.0, "grow every box by this many pixels")
+    fill: str = _opt("black", "box colour (a Pillow colour name or #rrggbb)")
+    box_mode: str = _opt("auto", "auto | span | line: one rectangle per value, per line, or chosen")
+    fit_to_ink: bool = _opt(True, "grow each box to the ink of its value (--no-ink-fit: off)")
+    ink_shrink: bool = _opt(False, "with fit_to_ink: also cut a box's empty margins")
+    propagate_repeats: bool = _opt(True, "hide the other occurrences of a found value too")
+    grow_over_unsure: bool = _opt(True, "critical values take in the garbled OCR words beside them")
+    grow_over_unread_ink: bool = _opt(True, "critical boxes take in unread ink beside them")
     # Every output page is read again before it is written (redactor.verify: only what a
     # reader could use counts; a second pass burns it); what still shows goes to the
     # quarantine folder. On by default: 0 false-alarm pages on the real dev and generated
     # sets (eval/benchmarks/bench_verify.py), at about half the pages/s.
-    verify: bool = True
-    on_verify_fail: str = "quarantine"          # fail | quarantine
-    page_timeout: float | None = None           # seconds; runs pages in a killable child process
-    max_pixels: int = DEFAULT_MAX_PIXELS
-    pdf_dpi: int = DEFAULT_PDF_DPI
+    verify: bool = _opt(True, "read every output page again, burn what is still readable, "
+                        "quarantine what remains")
+    on_verify_fail: str = _opt("quarantine", "fail | quarantine: what a page that still shows "
+                               "a value becomes")
+    page_timeout: float | None = _opt(None, "seconds per page, analysed in a killable child "
+                                      "process (none: no limit)")
+    max_pixels: int = _opt(DEFAULT_MAX_PIXELS, "refuse pages larger than this many pixels")
+    pdf_dpi: int = _opt(DEFAULT_PDF_DPI, "resolution born-digital PDF pages are rendered at")
     # allow/deny lists (redactor.lists, docs/review.md): applied by the pipeline after
     # every detector, so no detector undoes them. Deny entries: "term" or
     # {term = "...", type = "..."}; deny_patterns likewise with pattern = "...".
-    allow: list[str] = field(default_factory=list)
-    allow_patterns: list[str] = field(default_factory=list)
-    deny: list[Any] = field(default_factory=list)
-    deny_patterns: list[Any] = field(default_factory=list)
-    visual: list[str] = field(default_factory=lambda: list(DEFAULT_VISUAL))   # image detectors
-    ocr_options: dict[str, Any] = field(default_factory=dict)
-    detector_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    allow: list[str] = _opt(None, "values never redacted (whole value, any case)", list)
+    allow_patterns: list[str] = _opt(None, "regexes: values they match in full are never redacted", list)
+    deny: list[Any] = _opt(None, 'terms always redacted: "term" or {term = "...", type = "..."}', list)
+    deny_patterns: list[Any] = _opt(None, 'regexes always redacted: "re" or {pattern = "...", '
+                                    'type = "..."}', list)
+    patterns: list[str] = _opt(None, "YAML files of pattern recognizers in Presidio's format "
+                               "(docs/review.md): new rules with their own names", list)
+    visual: list[str] = _opt(None, "visual detectors on the page image (codes, faces, signatures; "
+                             "none: off)", lambda: list(DEFAULT_VISUAL))
+    ocr_options: dict[str, Any] = _opt(None, "options of the OCR backend (`redactor plugins "
+                                       "--options` lists them)", dict)
+    detector_options: dict[str, dict[str, Any]] = _opt(
+        None, "options per detector: [detector_options.NAME] tables", dict)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -93,25 +111,64 @@ def load_config(path: str | Path | None, overrides: dict[str, Any] | None = None
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise InputError(f"config file {p} is not valid TOML: {exc}") from None
         data = data.get("redactor", data)   # accept a [redactor] table or top-level keys
-        unknown = sorted(set(data) - _FIELDS)
-        if unknown:
-            raise InputError(f"config file {p}: unknown option {unknown[0]!r}{_did_you_mean(unknown[0], _FIELDS)} "
-                             f"(known: {', '.join(sorted(_FIELDS))})")
-    for key, value in (overrides or {}).items():
-        if value is not None:
-            data[key] = value
-    if "detectors" not in data and not data.get("ocr_free"):
+        _check_keys(data, f"config file {p}")
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    _check_keys(overrides, "settings")
+    data.update(overrides)
+    if "detectors" not in data and not data.get("ocr_free") and \
+            isinstance(data.get("detector_options", {}), dict):
         # The default detectors come with their tuned options (user options still win).
         options = {k: dict(v) for k, v in DEFAULT_DETECTOR_OPTIONS.items()}
         for name, opts in (data.get("detector_options") or {}).items():
-            options[name] = {**options.get(name, {}), **opts}
+            # a value that is not a table is left for the schema to name
+            options[name] = {**options.get(name, {}), **opts} if isinstance(opts, dict) else opts
         data["detector_options"] = options
-    try:
-        cfg = RedactorConfig(**data)
-    except TypeError as exc:
-        raise InputError(f"bad configuration: {exc}") from None
-    _validate(cfg)
+    cfg = _from_schema(data, f"config file {path}" if path else "settings")
+    check_config(cfg)
     return cfg
+
+
+def _check_keys(data: dict[str, Any], where: str) -> None:
+    unknown = sorted(set(data) - _FIELDS)
+    if unknown:
+        raise InputError(f"{where}: unknown option {unknown[0]!r}{_did_you_mean(unknown[0], _FIELDS)} "
+                         f"(known: {', '.join(sorted(_FIELDS))})")
+
+
+# Keys a user may give as one value where a list is meant (`visual = "none"`, `--deny X`).
+_LIST_KEYS = ("detectors", "visual", "types", "allow", "allow_patterns", "deny", "deny_patterns",
+              "patterns")
+
+
+def _from_schema(data: dict[str, Any], where: str) -> RedactorConfig:
+    """The config, each value checked and coerced against the field's declared type (lax:
+    "0.5" is a number, "yes" a boolean, as TOML and flags give them): a wrong type is one line
+    naming the key, not a failure on the first page."""
+    import pydantic
+
+    data = dict(data)
+    for key in _LIST_KEYS:
+        if isinstance(data.get(key), (str, dict)):
+            data[key] = [data[key]]
+    try:
+        return _schema().validate_python(data)
+    except pydantic.ValidationError as exc:
+        err = exc.errors()[0]
+        key = ".".join(str(part) for part in err["loc"])
+        raise InputError(f"{where}: {key}: {err['msg'][:1].lower()}{err['msg'][1:]} "
+                         f"(got {err.get('input')!r})") from None
+
+
+def _schema():
+    import pydantic
+
+    return pydantic.TypeAdapter(RedactorConfig)
+
+
+def describe_options() -> list[tuple[str, Any, str]]:
+    """(key, default, help) of every config key, in declaration order."""
+    defaults = RedactorConfig()
+    return [(f.name, getattr(defaults, f.name), f.metadata.get("help", "")) for f in fields(RedactorConfig)]
 
 
 def check_detector_options(cfg: RedactorConfig) -> None:
@@ -123,6 +180,21 @@ def check_detector_options(cfg: RedactorConfig) -> None:
         if name not in running:
             raise InputError(f"detector option for {name!r}, which is not a detector of this run"
                              f"{_did_you_mean(name, running)} (detectors: {', '.join(sorted(running))})")
+
+
+def _lift_allow_lists(cfg: RedactorConfig) -> None:
+    """A detector's own allow list (Presidio's ``allow_list``) would be undone by the other
+    detectors of an ensemble, which find the same value: it joins the pipeline's allow list,
+    which no detector undoes (whole values, any case: a little wider than Presidio's exact
+    match)."""
+    for opts in (cfg.detector_options or {}).values():
+        terms = opts.get("allow_list") if isinstance(opts, dict) else None
+        if not terms:
+            continue
+        terms = [terms] if isinstance(terms, str) else list(terms)
+        key = "allow_patterns" if opts.get("allow_list_match") == "regex" else "allow"
+        present = list(getattr(cfg, key))
+        setattr(cfg, key, present + [t for t in terms if t not in present])
 
 
 def _did_you_mean(name: str, known) -> str:
@@ -144,7 +216,8 @@ def _number(cfg: RedactorConfig, name: str, *, positive: bool, optional: bool = 
         raise InputError(f"{name} must be a finite number {'> 0' if positive else '>= 0'}, not {value!r}")
 
 
-def _validate(cfg: RedactorConfig) -> None:
+def check_config(cfg: RedactorConfig) -> None:
+    """Every cross-key rule, run again after the CLI adds its options (idempotent)."""
     _number(cfg, "pad", positive=False)
     _number(cfg, "page_timeout", positive=True, optional=True)
     _number(cfg, "pdf_dpi", positive=True)
@@ -158,18 +231,11 @@ def _validate(cfg: RedactorConfig) -> None:
         raise InputError(f"min_score must be between 0 and 1, not {cfg.min_score}")
     if not cfg.ocr_free and not cfg.detectors:
         raise InputError("no detector selected")
-    if isinstance(cfg.detectors, str):
-        cfg.detectors = [cfg.detectors]
-    if isinstance(cfg.visual, str):
-        cfg.visual = [cfg.visual]
     # "none" (the CLI's --visual none) switches the visual detectors off
     cfg.visual = [v for v in (cfg.visual or []) if v != "none"]
     check_detector_options(cfg)
-    for key in ("allow", "allow_patterns", "deny", "deny_patterns"):
-        value = getattr(cfg, key)
-        if isinstance(value, (str, dict)):
-            setattr(cfg, key, [value])
-        elif value is None:
-            setattr(cfg, key, [])
+    _lift_allow_lists(cfg)
     from redactor.lists import lists_from_config
     lists_from_config(cfg)   # a bad term, regex or type: InputError naming the key
+    from redactor.user_patterns import load_pattern_files
+    load_pattern_files(cfg.patterns)

@@ -23,6 +23,7 @@ from redactor.render import burn_in, parse_fill
 from redactor.taxonomy import is_known, parse_types
 from redactor.unread_ink import grow_redactions_over_unread_ink
 from redactor.unsure_words import grow_over_unsure_words
+from redactor.user_patterns import find_pattern_spans, load_pattern_files
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,7 @@ class Redactor:
         self.types = parse_types(config.types) if config.types else None
         from redactor.lists import lists_from_config
         self.lists = lists_from_config(config)
+        self.user_patterns = load_pattern_files(config.patterns)
         self.ocr = None
         self.detectors = []
         self.ocr_free = None
@@ -148,6 +150,8 @@ class Redactor:
             except Exception as exc:
                 raise plugin_failure(f"detector {name!r}", exc) from exc
             found.extend(sanitize_spans(page, spans or [], name))
+        if self.user_patterns:
+            found.extend(find_pattern_spans(self.user_patterns, page))
         if apply_filters and self.types is not None:
             found = [s for s in found if s.type in self.types]
         if apply_filters and self.config.min_score:

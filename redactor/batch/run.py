@@ -78,6 +78,7 @@ class BatchSummary:
     failures: list[tuple[str, str]] = field(default_factory=list)
     worker_memory: dict[str, float] = field(default_factory=dict)   # worker -> peak RSS, MB
     worker_cpu_seconds: float = 0.0     # CPU spent on inputs by workers and their OCR
+    types: Counter = field(default_factory=Counter)   # boxes burned per type, this run
 
     @property
     def ok(self) -> bool:
@@ -319,6 +320,7 @@ class _Run:
         if self.audit is not None and o.audit:
             self.audit.write(o.audit)
         if not quarantine:
+            self.summary.types.update(o.types)
             self.m.mark_done(o.rel, pages=o.pages, redactions=o.redactions,
                              verification=o.verification, worker_seconds=o.seconds)
         return intent
@@ -454,6 +456,10 @@ def format_summary(summary: BatchSummary, manifest_path: Path, dst: Path | None 
         extra.append(f"{summary.ignored} non-image file(s) ignored")
     if extra:
         lines.append("  " + "; ".join(extra))
+    if summary.types:
+        ordered = sorted(summary.types.items(), key=lambda kv: (-kv[1], kv[0]))
+        lines.append(f"  {sum(summary.types.values())} box(es) burned: "
+                     + ", ".join(f"{t} {n}" for t, n in ordered))
     if dst is not None and (Path(dst) / QUARANTINE_DIR).is_dir():
         lines.append(f"  outputs that failed verification: {Path(dst) / QUARANTINE_DIR}")
     lines.append(f"  manifest: {manifest_path}")

@@ -14,6 +14,7 @@ import os
 import resource
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +43,7 @@ class Outcome:
     sha256: str | None = None
     pages: int = 0
     redactions: int = 0
+    types: dict[str, int] = field(default_factory=dict)   # boxes per type, for the summary
     verification: str = "not run"
     outputs: list[tuple[str, bytes]] = field(default_factory=list)   # (file name, bytes), in write order
     # with status QUARANTINED: outputs that failed verification, for the quarantine folder
@@ -137,13 +139,11 @@ def verification_summary(pages) -> str:
 
 
 def _quarantine_reason(pages) -> str:
+    from redactor.summary import readable_findings
+
     failed = [p for p in pages if p.verification is not None and not p.verification.get("ok", False)]
-    text = f"{len(failed)} page(s) failed verification"
-    findings = failed[0].verification.get("findings") if failed else None
-    if findings:
-        f = findings[0]
-        text += f", e.g. page {failed[0].page_id}: {f.get('type')} {f.get('reason')} at {f.get('bbox')}"
-    return text + "; outputs kept in the quarantine folder"
+    return (f"{len(failed)} page(s) failed verification, {readable_findings(pages)}; outputs "
+            f"kept in the quarantine folder")
 
 
 def _cpu_seconds() -> float:
@@ -185,6 +185,7 @@ def redact_task(redactor, task: Task, worker: str | None = None, analyzer=None) 
         out.pages = len(doc.pages)
         out.audit = doc.records
         out.redactions = doc.n_redactions
+        out.types = dict(Counter(r.type for p in doc.pages for r in p.redactions))
         out.verification = verification_summary(doc.pages)
         out.status = OK
         if doc.quarantined:

@@ -6,6 +6,7 @@ import signal
 import sys
 from pathlib import Path
 
+from redactor.commands._common import add_burn_options, add_workers_option
 from redactor.commands.redact import add_audit_option, add_pipeline_options, config_from_args
 from redactor.errors import EXIT_PARTIAL
 
@@ -20,8 +21,7 @@ def register(sub) -> None:
                     "can be killed at any moment and re-run.")
     p.add_argument("src", metavar="SRC_DIR", help="folder of inputs")
     p.add_argument("--out", required=True, metavar="DST_DIR", help="output folder")
-    p.add_argument("--workers", type=int, metavar="N",
-                   help="worker processes or Ray actors (default: one per CPU)")
+    add_workers_option(p, "worker processes or Ray actors")
     p.add_argument("--manifest", metavar="FILE",
                    help="SQLite manifest (default: DST_DIR/.redactor-manifest.sqlite)")
     p.add_argument("--executor", choices=["local", "ray"], default="local",
@@ -38,8 +38,7 @@ def register(sub) -> None:
     p.add_argument("--overwrite", action="store_true",
                    help="replace files in DST_DIR that this batch did not write (default: such an "
                         "input fails and the file is left alone)")
-    p.add_argument("--pad", type=float, help="grow every box by this many pixels")
-    p.add_argument("--fill", help="box colour (default black)")
+    add_burn_options(p)
     add_audit_option(p)
     add_pipeline_options(p)
     p.set_defaults(func=run)

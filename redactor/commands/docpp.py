@@ -16,8 +16,12 @@ def register(subparsers) -> None:
                     "Faithfulness with an LLM judge or the rule checker.")
     sub = p.add_subparsers(dest="docpp_command", metavar="ACTION")
 
-    r = sub.add_parser("run", help="run strategies on records and judge the answers")
-    r.add_argument("--records", required=True, metavar="RECORDS.jsonl")
+    r = sub.add_parser("run", help="run strategies on records and judge the answers",
+                       description="Ask the model each record's questions with every strategy, "
+                                   "judge each answer for leakage of the protected values and "
+                                   "faithfulness, and write the results and tables.")
+    r.add_argument("--records", required=True, metavar="RECORDS.jsonl",
+                   help="records written by `redactor docpp import` or `synth`")
     r.add_argument("--model-url", required=True, metavar="URL",
                    help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1")
     r.add_argument("--model", required=True, help="model name sent to the endpoint")
@@ -27,11 +31,14 @@ def register(subparsers) -> None:
     r.add_argument("--doc-mode", default="image", choices=["image", "ocr", "text"],
                    help="pages as images, as text from an OCR plugin, or the record's text")
     r.add_argument("--ocr", default="tesseract", help="OCR plugin for --doc-mode ocr")
-    r.add_argument("--judge", default="rule", choices=["rule", "llm"])
+    r.add_argument("--judge", default="rule", choices=["rule", "llm"],
+                   help="rule: our value checker (offline); llm: ask a judge model")
     r.add_argument("--judge-url", metavar="URL", help="judge endpoint (default: the model's)")
     r.add_argument("--judge-model", help="judge model name (default: the model)")
-    r.add_argument("--judge-api-key-env", metavar="VAR")
-    r.add_argument("--type", default="all", choices=["all", "direct", "indirect"])
+    r.add_argument("--judge-api-key-env", metavar="VAR",
+                   help="environment variable holding the judge's API key (default: --api-key-env)")
+    r.add_argument("--type", default="all", choices=["all", "direct", "indirect"],
+                   help="only questions that ask for a protected value directly, or indirectly")
     r.add_argument("--limit", type=int, help="only the first N records")
     r.add_argument("--timeout", type=float, default=120.0, help="seconds per request")
     r.add_argument("--max-tokens", type=int, help="max_tokens sent with each request")
@@ -39,20 +46,27 @@ def register(subparsers) -> None:
                    help="writes results.jsonl, summary.json and tables.md here")
     r.set_defaults(func=run_harness)
 
-    i = sub.add_parser("import", help="convert Doc-PP or CoPriva release files to records")
-    i.add_argument("--format", required=True, choices=["docpp", "copriva"])
+    i = sub.add_parser("import", help="convert Doc-PP or CoPriva release files to records",
+                       description="Convert a Doc-PP or CoPriva release file into the harness's "
+                                   "records (one JSON line per document and policy).")
+    i.add_argument("--format", required=True, choices=["docpp", "copriva"],
+                   help="which benchmark's release format INPUT is in")
     i.add_argument("input", help="Doc-PP JSON array, or a CoPriva meeting file or folder")
     i.add_argument("--docs-dir", help="Doc-PP: folder of the PDFs (rasterised to page images)")
-    i.add_argument("--out", required=True, metavar="RECORDS.jsonl")
+    i.add_argument("--out", required=True, metavar="RECORDS.jsonl", help="records file to write")
     i.set_defaults(func=run_import)
 
-    s = sub.add_parser("synth", help="generate the synthetic report-page policy set")
-    s.add_argument("out", metavar="DIR")
-    s.add_argument("--docs", type=int, default=3)
-    s.add_argument("--seed", type=int, default=7)
+    s = sub.add_parser("synth", help="generate the synthetic report-page policy set",
+                       description="Generate report pages with tables and figures, their "
+                                   "non-disclosure policies and questions, as records.")
+    s.add_argument("out", metavar="DIR", help="folder for the pages and records.jsonl")
+    s.add_argument("--docs", type=int, default=3, help="number of documents")
+    s.add_argument("--seed", type=int, default=7, help="random seed (same seed, same bytes)")
     s.set_defaults(func=run_synth)
 
-    t = sub.add_parser("tables", help="print the tables of a results.jsonl")
+    t = sub.add_parser("tables", help="print the tables of a results.jsonl",
+                       description="Print the Leakage and Faithfulness tables of a results.jsonl "
+                                   "that `redactor docpp run` wrote.")
     t.add_argument("results", metavar="RESULTS.jsonl")
     t.set_defaults(func=run_tables)
     p.set_defaults(func=lambda args: (p.print_help(sys.stderr), 2)[1])

@@ -6,18 +6,21 @@ import json
 import sys
 from pathlib import Path
 
+from redactor.commands._common import add_workers_option
 from redactor.commands.redact import add_pipeline_options, config_from_args
 from redactor.errors import EXIT_PARTIAL, InputError
 
 
 def register(sub) -> None:
     p = sub.add_parser("predict", help="predict boxes for every page of a dataset",
-                       description="Writes OUT (one prediction line per page) and, beside it, "
-                                   "OUT with .ocr.jsonl (the OCR words used).")
+                       description="Run one system over every page of a dataset: writes OUT "
+                                   "(one prediction line per page, the contract's format) and, "
+                                   "beside it, OUT with .ocr.jsonl (the OCR words used).")
     p.add_argument("--pages", required=True, metavar="PAGES_JSONL", help="dataset pages.jsonl")
-    p.add_argument("--out", required=True, metavar="PREDS_JSONL")
+    p.add_argument("--out", required=True, metavar="PREDS_JSONL",
+                   help="prediction file to write (the OCR words go beside it)")
     p.add_argument("--ocr-cache", metavar="DIR", help="cache OCR words by page content + engine")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    add_workers_option(p)
     p.add_argument("--limit", type=int, help="only the first N pages")
     p.add_argument("--split", metavar="NAME", help="only the pages of this split (dev, heldout; default: all)")
     p.add_argument("--stats", metavar="JSON", help="write counts, timing and peak memory here")

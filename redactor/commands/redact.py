@@ -2,20 +2,27 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 import tempfile
 from pathlib import Path
 
+from redactor.commands._common import add_burn_options
 from redactor.errors import (EXIT_PARTIAL, InputError, OutputError, RedactorError, VerificationFailed,
                              exit_code_for, one_line)
+
+log = logging.getLogger(__name__)
 
 
 def add_pipeline_options(p) -> None:
     """Options shared by every command that runs the pipeline (redact, predict, batch)."""
-    p.add_argument("--config", metavar="FILE", help="TOML file with the same options (flags win)")
+    p.add_argument("--config", metavar="FILE",
+                   help="TOML file with the same options (flags win); `redactor config` lists "
+                        "every key with its default")
     p.add_argument("--ocr", help="OCR backend (default: tesseract); see `redactor plugins`")
     p.add_argument("--detector", dest="detectors", action="append", metavar="NAME",
-                   help="detector plugin; repeat for an ensemble (default: the default pipeline)")
+                   help="detector plugin; repeat for an ensemble (default: rules, presidio, with "
+                        "their tuned options)")
     p.add_argument("--ocr-free", metavar="NAME", help="an OCR-free system instead of OCR + detectors")
     p.add_argument("--visual", action="append", metavar="NAME",
                    help="visual detector on the page image (codes, faces, signatures); repeat; "
@@ -44,6 +51,9 @@ def add_pipeline_options(p) -> None:
                    help="option for the OCR backend (e.g. psm=11)")
     p.add_argument("--detector-option", action="append", metavar="NAME.KEY=VALUE", default=[],
                    help="option for one detector (e.g. presidio.spacy_model=en_core_web_sm)")
+    p.add_argument("--patterns", action="append", metavar="FILE",
+                   help="YAML file of pattern recognizers in Presidio's format: each adds a rule "
+                        "with its own name and type; repeatable (docs/review.md)")
     lists = p.add_argument_group(
         "allow and deny lists",
         "applied by the pipeline after every detector, so no detector undoes them; added to "
@@ -67,7 +77,7 @@ def _parse_value(raw: str):
 
 
 def config_from_args(args):
-    from redactor.config import check_detector_options, load_config
+    from redactor.config import check_config, load_config
 
     ocr_options = {}
     for item in args.ocr_option or []:
@@ -93,8 +103,12 @@ def config_from_args(args):
     cfg.ocr_options = {**cfg.ocr_options, **ocr_options}
     for name, opts in det_options.items():
         cfg.detector_options[name] = {**cfg.detector_options.get(name, {}), **opts}
-    check_detector_options(cfg)
+    check_config(cfg)
     _add_list_flags(cfg, args)
+    if getattr(args, "patterns", None):
+        from redactor.user_patterns import load_pattern_files
+        load_pattern_files(args.patterns)   # a bad file: exit 2 before any page is read
+        cfg.patterns = list(cfg.patterns) + list(args.patterns)   # added, like the lists
     return cfg
 
 
@@ -132,8 +146,7 @@ def register(sub) -> None:
                         "in its group's colour and labelled with type and source, and the boxes "
                         "file; review or edit the boxes file, then `redactor apply`. The preview "
                         "shows the UNREDACTED page: written owner-only (0600), never publish it")
-    p.add_argument("--pad", type=float, help="grow every box by this many pixels")
-    p.add_argument("--fill", help="box colour (default black)")
+    add_burn_options(p)
     add_audit_option(p)
     add_pipeline_options(p)
     p.set_defaults(func=run)
@@ -174,6 +187,7 @@ def run(args) -> int:
     from redactor.pipeline import Redactor
     from redactor.render import sweep_partial_outputs
     from redactor.review import existing_previews, preview_document
+    from redactor.summary import readable_findings, type_counts
 
     inputs = [Path(p) for p in args.inputs]
     for p in inputs:
@@ -187,8 +201,7 @@ def run(args) -> int:
     sweep_partial_outputs(out_dir / QUARANTINE_DIR)
     config = config_from_args(args)
     if args.preview and args.verify:
-        print("redactor: warning: --verify does not run with --preview (nothing is burned yet)",
-              file=sys.stderr)
+        log.warning("--verify does not run with --preview (nothing is burned yet)")
     audit = AuditLog(args.audit, [out_dir]) if args.audit else None
     redactor = Redactor(config)
     analyzer = IsolatedAnalyzer(config, config.page_timeout) if config.page_timeout else None
@@ -220,7 +233,7 @@ def run(args) -> int:
                     audit.write(doc.records)
                 done += 1
                 tqdm.write(one_line(f"{path} -> {doc.output} (preview, owner-only; {len(doc.pages)} "
-                                    f"page(s), {doc.n_redactions} box(es) proposed, nothing burned; "
+                                    f"page(s), {type_counts(doc.pages)} proposed, nothing burned; "
                                     f"boxes in {doc.boxes})"), file=sys.stdout)
                 continue
             try:
@@ -238,13 +251,14 @@ def run(args) -> int:
                 audit.write(doc.records)
             if doc.quarantined:
                 failures.append(VerificationFailed(f"{path.name}: failed verification, quarantined"))
-                tqdm.write(one_line(f"redactor: error: {path.name}: failed verification; written to "
-                                    f"{doc.output} (quarantine)"), file=sys.stderr)
+                tqdm.write(one_line(f"redactor: error: {path.name}: failed verification, "
+                                    f"{readable_findings(doc.pages)}; written to {doc.output} "
+                                    f"(quarantine)"), file=sys.stderr)
                 continue
             done += 1
             remove_stale_outputs(out_dir, names[path], published=False)   # it passed now
             tqdm.write(one_line(f"{path} -> {doc.output} ({len(doc.pages)} page(s), "
-                                f"{doc.n_redactions} box(es))"), file=sys.stdout)
+                                f"{type_counts(doc.pages)})"), file=sys.stdout)
     finally:
         if analyzer is not None:
             analyzer.close()

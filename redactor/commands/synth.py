@@ -1,20 +1,23 @@
 """``redactor synth``: generate a synthetic challenge set (pages.jsonl + images/) with exact
 gold boxes, in the contract's dataset format."""
-
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
+from redactor.commands._common import add_workers_option, check_workers
 from redactor.errors import InputError
+
+DESCRIPTION = ("Generate a synthetic challenge set: page images (letters, forms, invoices, "
+               "receipts, ... at scan resolutions, some degraded like scans) and pages.jsonl "
+               "with exact gold boxes, in the evaluation contract's dataset format.")
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "synth",
         help="generate a synthetic challenge set with exact gold boxes",
-        description=__doc__.splitlines()[0].replace("``", ""),
+        description=DESCRIPTION,
     )
     p.add_argument(
         "--out", required=True, type=Path, help="new (or empty) folder to write pages.jsonl and images/ into"
@@ -42,13 +45,10 @@ def register(subparsers) -> None:
         "--max-angle", type=float, default=2.0, help="largest skew of a degraded page in degrees (default 2)"
     )
     p.add_argument("--png-only", action="store_true", help="store degraded pages as PNG instead of JPEG")
-    p.add_argument("--types", default="", help="comma-separated page types to keep (default: the full mix)")
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=min(2, os.cpu_count() or 1),
-        help="worker processes (output does not depend on it; default 2)",
-    )
+    p.add_argument("--page-types", default="", metavar="KIND[,KIND]",
+                   help="comma-separated page kinds to keep, e.g. letter,receipt (default: the "
+                        "full mix; --types means PII types in the other commands)")
+    add_workers_option(p, "worker processes (the output does not depend on it)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -63,9 +63,8 @@ def run(args: argparse.Namespace) -> int:
             f"fonts missing: {missing[0]} (+{len(missing) - 1} more); install fonts-dejavu-core "
             f"fonts-liberation fonts-freefont-ttf fonts-urw-base35"
         )
-    if args.workers < 1:
-        raise InputError("--workers must be at least 1")
-    types = tuple(t.strip() for t in args.types.split(",") if t.strip()) or None
+    check_workers(args.workers)
+    types = tuple(t.strip() for t in args.page_types.split(",") if t.strip()) or None
     opts = SynthOptions(
         seed=args.seed,
         dpi_range=tuple(args.dpi_range),

@@ -222,7 +222,7 @@ def test_cli_writes_a_dataset_and_rejects_bad_input(tmp_path, capsys):
     assert (out / rec["image"]).is_file()
     assert cli_main(["synth", "--out", str(out), "--n", "1", "--no-progress"]) == 5  # not empty
     assert cli_main(["synth", "--out", str(tmp_path / "x"), "--dpi-range", "300", "100"]) == 2
-    assert cli_main(["synth", "--out", str(tmp_path / "y"), "--types", "receipt"]) == 2
+    assert cli_main(["synth", "--out", str(tmp_path / "y"), "--page-types", "receipt"]) == 2
     err = capsys.readouterr().err
     assert "dpi-range" in err and "receipt" in err
     assert not (tmp_path / "x").exists() and not (tmp_path / "x.partial").exists()

@@ -244,7 +244,7 @@ def test_default_mix_is_unchanged_and_new_kinds_are_opt_in():
 def test_cli_selects_the_new_kinds(tmp_path):
     out = tmp_path / "set"
     args = ["synth", "--out", str(out), "--n", "3", "--seed", "1", "--dpi-range", "72", "72"]
-    assert cli_main(args + ["--types", "faxmemo,registration,intl", "--workers", "1", "--no-progress"]) == 0
+    assert cli_main(args + ["--page-types", "faxmemo,registration,intl", "--workers", "1", "--no-progress"]) == 0
     recs = [json.loads(line) for line in (out / "pages.jsonl").read_text().splitlines()]
     assert {r["layout"] for r in recs} == {"faxmemo", "registration", "intl"}
     assert all(r["page_type"] in PAGE_TYPE_WEIGHTS for r in recs)

@@ -34,3 +34,126 @@ def test_a_config_file_with_an_unknown_key_names_the_close_one(tmp_path, capsys)
     config.write_text('[detector_options.presido]\nmin_score = 0.9\n')
     assert main(["redact", str(_page(tmp_path)), "--out", str(tmp_path / "o"), "--config", str(config)]) == 2
     assert "did you mean 'presidio'" in capsys.readouterr().err
+
+
+# -- values checked against the config schema ----------------------------------------------
+def test_a_wrong_type_in_a_config_file_names_the_key(tmp_path, capsys):
+    config = tmp_path / "run.toml"
+    for text, key in (('pad = "wide"\n', "pad"), ('verify = "maybe"\n', "verify"),
+                      ('detectors = 3\n', "detectors"), ('[detector_options]\npresidio = 1\n',
+                                                         "detector_options.presidio")):
+        config.write_text(text)
+        assert main(["redact", str(_page(tmp_path)), "--out", str(tmp_path / "o"),
+                     "--config", str(config)]) == 2
+        err = capsys.readouterr().err
+        assert f": {key}: " in err and err.count("\n") == 1, err
+    assert not (tmp_path / "o" / "p.redacted.png").exists()
+
+
+def test_lax_values_as_toml_and_flags_give_them_are_accepted():
+    from redactor.config import load_config
+    cfg = load_config(None, {"pad": "2", "fit_to_ink": "no", "visual": "none", "deny": "X"})
+    assert cfg.pad == 2.0 and cfg.fit_to_ink is False and cfg.visual == [] and cfg.deny == ["X"]
+
+
+def test_redactor_config_shows_every_key_and_reads_back(tmp_path, capsys):
+    import tomllib
+
+    from redactor.config import describe_options, load_config
+    assert main(["config"]) == 0
+    text = capsys.readouterr().out
+    for key, _default, help_text in describe_options():
+        assert help_text and f"# {help_text}" in text and key in text, key
+    written = tmp_path / "all.toml"
+    written.write_text(text)
+    tomllib.loads(text)
+    assert load_config(written) == load_config(None)
+    mine = tmp_path / "mine.toml"
+    mine.write_text('pad = 3\ndetectors = ["rules"]\n')
+    assert main(["config", "--config", str(mine)]) == 0
+    shown = capsys.readouterr().out
+    assert "pad = 3.0" in shown and 'detectors = ["rules"]' in shown
+
+
+# -- user patterns: rules of their own, in Presidio's recognizer format -----------------------
+PATTERNS = """
+recognizers:
+  - name: employee_id
+    supported_entity: ID_NUMBER
+    patterns:
+      - {name: emp, regex: 'EMP-\\d{6}', score: 0.9}
+  - name: staff_number
+    supported_entity: US_SSN          # a Presidio entity: mapped through mappings/presidio.yaml
+    context: [staff]
+    patterns:
+      - {name: weak, regex: '\\b\\d{5}\\b', score: 0.1}
+"""
+
+
+def _employee_page(tmp_path):
+    from PIL import ImageDraw, ImageFont
+    path = tmp_path / "staff.png"
+    image = Image.new("RGB", (1200, 330), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype("DejaVuSans.ttf", 34)
+    draw.text((40, 40), "Employee: EMP-004217 joined.", font=font, fill="black")
+    draw.text((40, 140), "Staff no. 55123", font=font, fill="black")
+    draw.text((40, 240), "Order 77881", font=font, fill="black")
+    image.save(path)
+    return path
+
+
+def test_user_patterns_add_rules_with_their_own_names(tmp_path, capsys):
+    import json
+
+    patterns = tmp_path / "patterns.yaml"
+    patterns.write_text(PATTERNS)
+    out = tmp_path / "o"
+    assert main(["redact", str(_employee_page(tmp_path)), "--out", str(out), "--patterns",
+                 str(patterns), "--min-score", "0.3", "--no-verify", "--visual", "none"]) == 0
+    preds = json.loads((out / "staff.boxes.jsonl").read_text())["predictions"]
+    by_source = {s: p for p in preds for s in p["sources"]}
+    assert by_source["pattern:employee_id"]["type"] == "ID_NUMBER"
+    # the weak pattern is kept beside its context word only (Presidio's context boost)
+    staff = [p for p in preds if "pattern:staff_number" in p["sources"]]
+    assert len(staff) == 1 and staff[0]["type"] == "ID_NUMBER" and staff[0]["bbox"][1] < 200
+    summary = capsys.readouterr().out
+    assert "ID_NUMBER" in summary and "box(es):" in summary   # the per-type summary line
+
+
+def test_a_bad_pattern_file_is_refused_before_any_page(tmp_path, capsys):
+    patterns = tmp_path / "patterns.yaml"
+    for text, expect in (("recognizers:\n  - name: x\n    supported_entity: SHOE_SIZE\n"
+                          "    patterns: [{regex: 'a', score: 0.5}]\n", "unknown entity 'SHOE_SIZE'"),
+                         ("recognizers:\n  - name: x\n    supported_entity: PHONE\n"
+                          "    patterns: [{regex: '(', score: 0.5}]\n", "bad regular expression"),
+                         ("- just a list\n", "recognizers"),
+                         ("recognizers:\n  - name: x\n    entity: PHONE\n", "unknown key 'entity'")):
+        patterns.write_text(text)
+        assert main(["redact", str(_page(tmp_path)), "--out", str(tmp_path / "o"),
+                     "--patterns", str(patterns)]) == 2
+        assert expect in capsys.readouterr().err
+    assert not (tmp_path / "o" / "p.redacted.png").exists()
+
+
+def test_a_presidio_allow_list_is_not_undone_by_the_rules_detector(tmp_path):
+    import json
+
+    from PIL import ImageDraw, ImageFont
+    path = tmp_path / "memo.png"
+    image = Image.new("RGB", (1200, 260), "white")
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype("DejaVuSans.ttf", 34)
+    draw.text((40, 40), "Name: Jonathan Whitfield", font=font, fill="black")
+    draw.text((40, 140), "Phone: (212) 555-0147", font=font, fill="black")
+    image.save(path)
+    base = ["redact", str(path), "--no-verify", "--visual", "none"]
+
+    def types(out):
+        return sorted(p["type"] for p in json.loads((out / "memo.boxes.jsonl").read_text())["predictions"])
+
+    assert main(base + ["--out", str(tmp_path / "a")]) == 0
+    assert "PERSON" in types(tmp_path / "a")        # the default pipeline finds the name
+    assert main(base + ["--out", str(tmp_path / "b"), "--detector-option",
+                        'presidio.allow_list=["Jonathan Whitfield"]']) == 0
+    assert types(tmp_path / "b") == ["PHONE"]       # rules found it too, and did not bring it back
