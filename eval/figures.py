@@ -1,8 +1,14 @@
 """The report's figures (matplotlib, Agg backend): PII per page histogram with CDF, the
-60x60 heat map of where PII sits, failure causes, and overlays of leaking pages."""
+60x60 heat map of where PII sits, failure causes, and overlays of leaking pages.
+
+Every figure is written readable by its owner only (0600): overlays show pages with their
+personal data, and a report folder is often shared."""
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import tempfile
 from pathlib import Path
 from typing import Sequence
 
@@ -11,6 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
@@ -28,11 +35,34 @@ SUBTHRESHOLD_COLOUR = "#f46d43"
 WORD_COLOUR = "#c51b7d"
 OTHER_PRED_COLOUR = "#7f7f7f"
 LEAK_LABEL_COLOUR = "#b2182b"
+LABEL_FONT = 8              # points
+LABEL_PAD = 0.15            # the label's box round its text, in font sizes (matplotlib's pad)
+LABEL_GAP = 3.0             # display pixels from a label to its (3 px wide) box or another label
+
+
+@contextlib.contextmanager
+def private_file(path: Path):
+    """A binary file object on a temporary file beside ``path``, renamed onto ``path`` when
+    the block succeeds. mkstemp creates it 0600, so the content is never readable by
+    others, not even while it is written, and the rename keeps that mode."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=".fig-", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def _save(fig, path: Path) -> None:
-    fig.savefig(path, dpi=110, bbox_inches="tight", facecolor="white")
-    plt.close(fig)
+    try:
+        with private_file(path) as fh:
+            fig.savefig(fh, format=Path(path).suffix.lstrip(".") or "png", dpi=110,
+                        bbox_inches="tight", facecolor="white")
+    finally:
+        plt.close(fig)
 
 
 def pii_per_page(pages: Sequence[GoldPage], path: Path) -> None:
@@ -88,14 +118,17 @@ def heatmap_grids(pages: Sequence[GoldPage]) -> tuple[np.ndarray, np.ndarray]:
 
 def pii_heatmap(pages: Sequence[GoldPage], path: Path) -> None:
     grid_all, grid_crit = heatmap_grids(pages)
-    fig, axes = plt.subplots(1, 2, figsize=(12, 5.4), gridspec_kw={"wspace": 0.35})
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5.4), gridspec_kw={"wspace": 0.2})
+    # One norm and one colorbar for both panels: with a scale each, the same colour would
+    # mean a different share on the left and on the right.
+    norm = Normalize(vmin=0.0, vmax=max(grid_all.max(), grid_crit.max(), 1e-9))
     for ax, grid, title in ((axes[0], grid_all, "all PII"), (axes[1], grid_crit, "critical PII")):
-        im = ax.imshow(grid, cmap="YlOrRd", vmin=0, vmax=max(grid.max(), 1e-9),
-                       extent=(0, HEATMAP_SIDE, HEATMAP_SIDE, 0), interpolation="nearest")
+        im = ax.imshow(grid, cmap="YlOrRd", norm=norm, extent=(0, HEATMAP_SIDE, HEATMAP_SIDE, 0),
+                       interpolation="nearest")
         ax.set_title(f"where {title} sits")
         ax.set_xlabel("x (page resized to 840 px)")
         ax.set_ylabel("y")
-        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04, label="share of pages")
+    fig.colorbar(im, ax=list(axes), fraction=0.046, pad=0.04, label="share of pages")
     fig.suptitle(f"PII location over {len(pages)} pages (60x60 blocks of 14x14 px)")
     _save(fig, path)
 
@@ -152,14 +185,99 @@ def _view(detail: PageDetail, margin: float = 0.04) -> tuple[float, float, float
     return x0, y0, x1, y1
 
 
-def page_overlay(detail: PageDetail, path: Path) -> None:
-    """The page with gold (green), matched predictions (blue), unmatched predictions that
-    touch a gold (orange dashed), other unmatched predictions (grey), OCR words (magenta
-    dotted), and each leaked gold labelled with its type and failure cause."""
+def _overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _candidates(anchor, w: float, h: float, gap: float):
+    """Spots for a w x h label round its anchor box, best first (display pixels, y up):
+    above and below its left edge, then its right edge, inside its top, beside it."""
+    x0, y0, x1, y1 = anchor
+    mid = (y0 + y1 - h) / 2
+    for lx, ly in ((x0, y1 + gap), (x0, y0 - gap - h), (x1 - w, y1 + gap), (x1 - w, y0 - gap - h),
+                   (x0 + gap, y1 - gap - h), (x1 + gap, mid), (x0 - gap - w, mid)):
+        yield lx, ly, lx + w, ly + h
+
+
+def _place_one(anchor, sizes, bounds, placed, others, gap):
+    bx0, by0, bx1, by1 = bounds
+    for k, (w, h) in enumerate(sizes):
+        # First a spot that hides no other box, then one that only avoids the other labels.
+        for avoid in (placed + others, placed):
+            for x0, y0, x1, y1 in _candidates(anchor, w, h, gap):
+                shift = min(max(x0, bx0), bx1 - w) - x0     # slide sideways into the axes
+                rect = (x0 + shift, y0, x1 + shift, y1)
+                if rect[0] < bx0 or rect[1] < by0 or rect[3] > by1:
+                    continue
+                grown = (rect[0] - gap, rect[1] - gap, rect[2] + gap, rect[3] + gap)
+                if not any(_overlaps(grown, r) for r in avoid):
+                    return k, rect
+    return None
+
+
+def place_labels(anchors, sizes, bounds, gap: float = LABEL_GAP):
+    """Greedy label placement, in the order given: each label takes the first spot of
+    ``_candidates`` that lies inside ``bounds`` and keeps ``gap`` from every label placed
+    before it, preferring a spot that covers no other anchor. ``sizes[i]`` lists the (w, h)
+    of the label's texts, longest first: a crowded spot falls back to the shorter text.
+    Returns per anchor (text index, rectangle), or None when no text fits anywhere (the
+    caller leaves that label to the legend)."""
+    placed: list[tuple] = []
+    out = []
+    for i, anchor in enumerate(anchors):
+        others = [tuple(a) for j, a in enumerate(anchors) if j != i]
+        spot = _place_one(tuple(anchor), sizes[i], tuple(bounds), placed, others, gap)
+        if spot is not None:
+            placed.append(spot[1])
+        out.append(spot)
+    return out
+
+
+def _label_style() -> dict:
+    return dict(fontsize=LABEL_FONT, color="white", va="bottom", ha="left", clip_on=True,
+                bbox=dict(boxstyle=f"square,pad={LABEL_PAD}", facecolor=LEAK_LABEL_COLOUR,
+                          edgecolor="none", alpha=0.9))
+
+
+def _leak_labels(ax, detail: PageDetail) -> list[str]:
+    """Label each leaked gold with its type and cause where the label overlaps no other:
+    the full text, else a short ``#n`` tag, else nothing. Returns the legend lines of the
+    golds whose full text is not on the page."""
+    page = detail.prepared.page
+    fig = ax.figure
+    ax.apply_aspect()                # the axes' final box: positions below are in pixels
+    renderer = fig.canvas.get_renderer()
+    pad = LABEL_PAD * renderer.points_to_pixels(LABEL_FONT)
+
+    def size(text: str) -> tuple[float, float]:
+        probe = ax.text(0, 0, text, fontsize=LABEL_FONT)
+        ext = probe.get_window_extent(renderer)
+        probe.remove()
+        return ext.width + 2 * pad, ext.height + 2 * pad
+
+    items = sorted(detail.causes.items())
+    texts = [(f"{page.annotations[g].type}: {cause}", f"#{n}") for n, (g, cause) in
+             enumerate(items, start=1)]
+    anchors = []
+    for g, _ in items:
+        (x0, y0), (x1, y1) = ax.transData.transform(np.reshape(page.annotations[g].bbox, (2, 2)))
+        anchors.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
+    spots = place_labels(anchors, [[size(t) for t in pair] for pair in texts], ax.bbox.extents)
+    to_data = ax.transData.inverted()
+    legend = []
+    for (g, _), (full, tag), spot in zip(items, texts, spots):
+        if spot is not None:
+            x, y = to_data.transform((spot[1][0] + pad, spot[1][1] + pad))
+            ax.text(x, y, (full, tag)[spot[0]], **_label_style())
+        if spot is None or spot[0]:
+            x0, y0 = page.annotations[g].bbox[:2]
+            legend.append(f"{tag} {full}" if spot else f"{full} at x {x0:.0f}, y {y0:.0f} (no room)")
+    return legend
+
+
+def _overlay_boxes(ax, detail: PageDetail) -> None:
     pp = detail.prepared
     page = pp.page
-    vx0, vy0, vx1, vy1 = _view(detail)
-    fig, ax = plt.subplots(figsize=(9.0, min(max(9.0 * (vy1 - vy0) / (vx1 - vx0), 2.5), 16.0)))
     ax.imshow(_page_image(page), extent=(0, page.width, page.height, 0), alpha=0.55)
     for w in detail.words or ():
         _rect(ax, w.bbox, WORD_COLOUR, ":", 0.8)
@@ -181,12 +299,32 @@ def page_overlay(detail: PageDetail, path: Path) -> None:
             _rect(ax, pred.bbox, SUBTHRESHOLD_COLOUR, "--", 1.6)
         else:
             _rect(ax, pred.bbox, OTHER_PRED_COLOUR, "-.", 1.0)
-    for g, cause in sorted(detail.causes.items()):
-        gold = page.annotations[g]
-        ax.text(gold.bbox[0], gold.bbox[1] - 2, f"{gold.type}: {cause}", fontsize=8,
-                color="white", va="bottom", ha="left", clip_on=True,
-                bbox=dict(boxstyle="square,pad=0.15", facecolor=LEAK_LABEL_COLOUR,
-                          edgecolor="none", alpha=0.9))
+
+
+def _overlay_legend(ax, unlabelled: list[str]) -> None:
+    handles = [Line2D([], [], color=GOLD_COLOUR, lw=2, label="gold"),
+               Line2D([], [], color=MATCHED_COLOUR, lw=2, label="matched prediction"),
+               Line2D([], [], color=SUBTHRESHOLD_COLOUR, lw=2, ls="--",
+                      label="sub-threshold prediction (unmatched, on a gold)"),
+               Line2D([], [], color=OTHER_PRED_COLOUR, lw=1, ls="-.", label="other prediction"),
+               Line2D([], [], color=WORD_COLOUR, lw=1, ls=":", label="OCR word"),
+               Patch(facecolor=LEAK_LABEL_COLOUR, label="leaked gold: cause")]
+    # the leaked golds whose label did not fit on the page, as entries without a symbol
+    handles += [Line2D([], [], linestyle="none", label=text) for text in unlabelled]
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.005), ncol=3,
+              fontsize=8, frameon=False)
+
+
+def page_overlay(detail: PageDetail, path: Path) -> None:
+    """The page with gold (green), matched predictions (blue), unmatched predictions that
+    touch a gold (orange dashed), other unmatched predictions (grey), OCR words (magenta
+    dotted), and each leaked gold labelled with its type and failure cause; labels never
+    overlap each other, and one that finds no room is shortened or moved to the legend."""
+    pp = detail.prepared
+    page = pp.page
+    vx0, vy0, vx1, vy1 = _view(detail)
+    fig, ax = plt.subplots(figsize=(9.0, min(max(9.0 * (vy1 - vy0) / (vx1 - vx0), 2.5), 16.0)))
+    _overlay_boxes(ax, detail)
     ax.set_xlim(vx0, vx1)
     ax.set_ylim(vy1, vy0)
     ax.set_xticks([])
@@ -197,13 +335,6 @@ def page_overlay(detail: PageDetail, path: Path) -> None:
     ax.set_title(f"{page.page_id}: {status} ({n_crit} critical)"
                  + (f"  [x {vx0:.0f}-{vx1:.0f}, y {vy0:.0f}-{vy1:.0f}]" if cropped else ""),
                  fontsize=11)
-    handles = [Line2D([], [], color=GOLD_COLOUR, lw=2, label="gold"),
-               Line2D([], [], color=MATCHED_COLOUR, lw=2, label="matched prediction"),
-               Line2D([], [], color=SUBTHRESHOLD_COLOUR, lw=2, ls="--",
-                      label="sub-threshold prediction (unmatched, on a gold)"),
-               Line2D([], [], color=OTHER_PRED_COLOUR, lw=1, ls="-.", label="other prediction"),
-               Line2D([], [], color=WORD_COLOUR, lw=1, ls=":", label="OCR word"),
-               Patch(facecolor=LEAK_LABEL_COLOUR, label="leaked gold: cause")]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.005), ncol=3,
-              fontsize=8, frameon=False)
+    # labels last: they are placed in pixels, which need the final limits
+    _overlay_legend(ax, _leak_labels(ax, detail))
     _save(fig, path)

@@ -1,6 +1,7 @@
 """Human-readable output of an evaluation: the console table, and a report folder with
 report.md and its PNG figures (written to a scratch folder first, so a failure leaves
-nothing half-written)."""
+nothing half-written). The report shows pages with their personal data, so its files are
+readable by their owner only (0600) and the folders it creates are 0700."""
 from __future__ import annotations
 
 import os
@@ -148,7 +149,9 @@ def _markdown(result: EvalResult, figures: dict[str, str], worst: list[PageDetai
                        f"| {len(d.missed)} | {len(d.missed_critical)} | {causes} | "
                        f"{d.prepared.error or ''} |")
         out += ["", "Gold green, matched predictions blue, sub-threshold predictions orange dashed, "
-                    "OCR words magenta dotted; every leaked gold carries its type and cause.", ""]
+                    "OCR words magenta dotted; every leaked gold is labelled with its type and "
+                    "cause (where labels would overlap, a #n tag or no label, and a line in the "
+                    "figure's legend).", ""]
         for d in worst:
             out += [f"### {d.page_id}", "", f"![{d.page_id}]({figures['page:' + d.page_id]})", ""]
     return "\n".join(out) + "\n"
@@ -161,6 +164,17 @@ def _cause_counts(d: PageDetail) -> dict[str, int]:
     return out
 
 
+def _make_private_dirs(folder: Path) -> None:
+    """Create ``folder`` and its missing parents 0700 (``mkdir -p`` would make the parents
+    world-readable); folders that already exist keep their mode: they are the user's."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        path.mkdir(mode=0o700, exist_ok=True)
+
+
 def write_report(result: EvalResult, folder: Path) -> Path:
     """Write report.md and figures into ``folder``; returns the path of report.md."""
     from eval import figures as fig
@@ -169,7 +183,7 @@ def write_report(result: EvalResult, folder: Path) -> Path:
     if folder.exists() and not folder.is_dir():
         raise OutputError(f"report folder {folder} is a file")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        _make_private_dirs(folder)
         scratch = Path(tempfile.mkdtemp(prefix=".report-", dir=folder))
     except OSError as exc:
         raise OutputError(f"cannot write the report into {folder}: {exc.strerror or exc}") from None
@@ -185,7 +199,8 @@ def write_report(result: EvalResult, folder: Path) -> Path:
             name = f"page_{rank:02d}_{_safe_name(d.page_id)}.png"
             fig.page_overlay(d, scratch / name)
             names["page:" + d.page_id] = name
-        (scratch / "report.md").write_text(_markdown(result, names, worst), encoding="utf-8")
+        with fig.private_file(scratch / "report.md") as fh:
+            fh.write(_markdown(result, names, worst).encode("utf-8"))
         for item in scratch.iterdir():
             os.replace(item, folder / item.name)
     except OSError as exc:

@@ -12,9 +12,10 @@ With ``refine=True`` (the tool-assisted configuration) a first pass proposes reg
 region is cropped from the full-resolution page and zoomed, and the model's answer on each
 crop is the final prediction for that region.
 
-HTTP goes through the standard library (urllib), so no SDK is needed. The API key is read
-from ``$REDACTOR_VLM_API_KEY``, else ``$OPENAI_API_KEY`` (or the variable named by
-``api_key_env``); a loopback endpoint (a local llama.cpp or vLLM server) needs none.
+HTTP goes through ``plugins._openai_chat`` (urllib, no SDK), the client the Doc-PP harness
+uses too. The API key is read from ``$REDACTOR_VLM_API_KEY``, else ``$OPENAI_API_KEY`` (or the
+variable named by ``api_key_env``); a loopback endpoint (a local llama.cpp or vLLM server)
+needs none.
 
 Leaves the machine: the page image (and crops of it), to ``base_url``.
 """
@@ -28,9 +29,7 @@ import logging
 import math
 import os
 import re
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,10 +37,11 @@ import yaml
 from PIL import Image
 
 from plugins._image_payload import EncodedImage, encode_within
+from plugins._openai_chat import (ChatEndpoint, EndpointError, api_key_from_env, first_choice,
+                                  is_http_url)
 from plugins._options import as_bool, as_choice, as_float, as_int
 from plugins._regions import crop_regions
 from plugins._response_cache import ResponseCache
-from plugins._retry import call_with_retries
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import Redaction
 from redactor.paths import mapping_file
@@ -58,7 +58,6 @@ NORMALISED_MAX = 999
 NORMALISED_NAMES = {"normalized_0_999", "normalised_0_999", "normalized", "normalised", "0-999"}
 PIXEL_NAMES = {"pixels", "pixel", "px"}
 RESPONSE_FORMATS = ("json_schema", "json_object", "json_object_schema", "none")
-_RETRY_STATUSES = {408, 429, 500, 502, 503, 504}
 
 
 class AnswerInvalid(PluginFailed):
@@ -232,13 +231,13 @@ class VlmSystem(OcrFreeSystem):
         if unknown:
             raise InputError(f"vlm: unknown option(s) {', '.join(sorted(unknown))}")
         self.base_url = (base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
-        if urllib.parse.urlparse(self.base_url).scheme not in ("http", "https"):
+        if not is_http_url(self.base_url):
             raise InputError(f"vlm: base_url must be an http(s) URL, got {self.base_url!r}")
         self.model = model or os.environ.get(MODEL_ENV)
         if not self.model:
             raise InputError(f"vlm: no model given (option model or ${MODEL_ENV})")
         envs = (api_key_env,) if api_key_env else KEY_ENVS
-        self.api_key = next((os.environ[e] for e in envs if os.environ.get(e)), None)
+        self.api_key = api_key_from_env(envs)
         if not self.api_key and not _is_loopback(self.base_url):
             raise PluginUnavailable(f"vlm: no API key for {self.base_url} (set {' or '.join(envs)})")
         self.response_format = as_choice("response_format", response_format, RESPONSE_FORMATS)
@@ -254,6 +253,8 @@ class VlmSystem(OcrFreeSystem):
         self.retry_base_delay = as_float("retry_base_delay", retry_base_delay, 0.0, 60.0)
         self.max_image_bytes = as_int("max_image_bytes", max_image_bytes, 10_000, 100_000_000)
         self.cache = ResponseCache(cache_dir, enabled=as_bool("cache", cache))
+        self.endpoint = ChatEndpoint(self.base_url, self.api_key, self.timeout, self.max_retries,
+                                     self.retry_base_delay, name=self.base_url)
         self.mapping = load_label_mapping(self.mapping_file)
         self.types = list(fine_types())
         self.schema = answer_schema(self.types)
@@ -285,43 +286,13 @@ class VlmSystem(OcrFreeSystem):
         return body
 
     def _post(self, payload: bytes) -> dict[str, Any]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(f"{self.base_url}/chat/completions", data=payload,
-                                         headers=headers, method="POST")
-
-        def once() -> bytes:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                return response.read()
-
-        def retryable(exc: BaseException) -> bool:
-            if isinstance(exc, urllib.error.HTTPError):
-                return exc.code in _RETRY_STATUSES
-            return isinstance(exc, (urllib.error.URLError, ConnectionError, TimeoutError))
-
         try:
-            raw = call_with_retries(once, retryable, self.max_retries, self.retry_base_delay,
-                                    what=f"vlm {self.base_url}")
-        except urllib.error.HTTPError as exc:
-            detail = exc.read()[:300].decode("utf-8", "replace").strip()
-            if exc.code in (401, 403):
+            return self.endpoint.post(payload)
+        except EndpointError as exc:
+            if exc.status in (401, 403):    # no retry can help: the page cannot run here
                 raise PluginUnavailable(f"vlm: {self.base_url} refused the credentials "
-                                        f"(HTTP {exc.code}): {detail}") from exc
-            raise RequestFailed(f"vlm request failed: HTTP {exc.code} from {self.base_url}: "
-                                f"{detail}") from exc
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise RequestFailed(f"vlm request failed: cannot reach {self.base_url}: {reason}") from exc
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise RequestFailed(f"vlm request failed: {self.base_url} answered with non-JSON: "
-                                f"{raw[:80]!r}") from exc
-        if not isinstance(data, dict):
-            raise RequestFailed(f"vlm request failed: {self.base_url} answered with a JSON "
-                                f"{type(data).__name__}")
-        return data
+                                        f"(HTTP {exc.status}): {exc.detail}") from exc
+            raise RequestFailed(f"vlm request failed: {exc}") from exc
 
     def ask(self, stage: str, image) -> list[Box]:
         """One request on ``image`` (the page or a crop); boxes in pixels of ``image``."""
@@ -332,14 +303,10 @@ class VlmSystem(OcrFreeSystem):
         response = self.cache.fetch("vlm", "chat.completions", {"base_url": self.base_url}, digest,
                                     lambda: self._post(payload))
         try:
-            choice = response["choices"][0]
-            content = choice["message"].get("content")
-        except (KeyError, IndexError, TypeError, AttributeError):
-            raise AnswerInvalid(f"vlm answer invalid: no choices[0].message in the response: "
-                                f"{json.dumps(response)[:120]}") from None
-        if isinstance(content, list):    # some servers answer with content parts
-            content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
-        if choice.get("finish_reason") == "length":
+            content, finish = first_choice(response)
+        except ValueError as exc:
+            raise AnswerInvalid(f"vlm answer invalid: {exc}: {json.dumps(response)[:120]}") from None
+        if finish == "length":
             raise AnswerInvalid(f"vlm answer invalid: truncated at max_tokens={self.max_tokens}")
         boxes = parse_answer(content, encoded.width, encoded.height, self.mapping)
         sx, sy = image.size[0] / encoded.width, image.size[1] / encoded.height

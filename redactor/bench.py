@@ -40,6 +40,21 @@ class SystemSpec:
             args += ["--detector", d]
         return args
 
+    def to_json(self) -> dict:
+        return {"ocr": self.ocr, "detectors": list(self.detectors), "ocr_free": self.ocr_free,
+                "config": str(self.config_file) if self.config_file else None,
+                "default": self.is_default}
+
+    def describe(self) -> str:
+        """What runs, for the reader of bench.md: OCR and detectors, or the OCR-free system."""
+        what = (f"OCR-free system {self.ocr_free}" if self.ocr_free else
+                f"OCR {self.ocr}; detectors {', '.join(self.detectors) or 'none'}")
+        if self.config_file:
+            what += f"; options from {self.config_file}"
+        if self.is_default:
+            what += "; the default pipeline with its tuned options"
+        return what
+
     def emits(self) -> frozenset[str]:
         if self.ocr_free:
             return registry.emits_of("ocr_free", self.ocr_free)
@@ -147,18 +162,36 @@ def _fmt(v, digits=3) -> str:
     return str(v)
 
 
-def bench_markdown(rows: list[tuple[str, dict]], pages_file: Path, tau: float,
-                   split: str | None = None) -> str:
+def _header(rows: list[tuple[str, dict]], pages_file: Path, split: str | None,
+            specs: dict[str, SystemSpec] | None, limit: int | None) -> list[str]:
+    """What ran, before any number: the pages (how many, from where) and each system with
+    its OCR and detectors, so that a table read alone says what it compares."""
     n_pages = rows[0][1]["counts"]["pages"] if rows else 0
+    scope = [f"split {split}" if split and split != "all" else "all splits"]
+    if limit:
+        scope.append(f"first {limit} pages")
     lines = [f"# Bench: {pages_file}" + (f" (split {split})" if split and split != "all" else ""),
-             "", f"{n_pages} pages.", "",
-             f"tau = {tau}; DocLeak = share of pages with at least one missed identifier "
-             f"(lower is better); ink = what a reader can still see; collateral = ink destroyed "
-             f"outside gold boxes.", "",
-             "| system | F1_loc | F1_type | DocLeak_all | DocLeak_crit | DocLeak_crit@0.5 | "
-             "DocLeak_ink_crit | collateral | Valid | missed crit (total) | missed crit / leaking page "
-             "| crit readable in OCR | pages/s | peak MB |",
-             "|---|" + "---:|" * 13]
+             "", f"- pages: {n_pages} scored, from `{pages_file}` ({', '.join(scope)})",
+             f"- systems ({len(rows)}):"]
+    for label, m in rows:
+        spec = (specs or {}).get(label)
+        t = m.get("throughput") or {}
+        ran = f"predicted {t['pages']} page(s), {t['errors']} failed" if "pages" in t else ""
+        lines.append(f"  - {label}: " + "; ".join(x for x in (spec.describe() if spec else "", ran) if x))
+    return lines
+
+
+def bench_markdown(rows: list[tuple[str, dict]], pages_file: Path, tau: float,
+                   split: str | None = None, specs: dict[str, SystemSpec] | None = None,
+                   limit: int | None = None) -> str:
+    lines = _header(rows, pages_file, split, specs, limit)
+    lines += ["", f"tau = {tau}; DocLeak = share of pages with at least one missed identifier "
+              f"(lower is better); ink = what a reader can still see; collateral = ink destroyed "
+              f"outside gold boxes.", "",
+              "| system | F1_loc | F1_type | DocLeak_all | DocLeak_crit | DocLeak_crit@0.5 | "
+              "DocLeak_ink_crit | collateral | Valid | missed crit (total) | missed crit / leaking page "
+              "| crit readable in OCR | pages/s | peak MB |",
+              "|---|" + "---:|" * 13]
     for label, m in rows:
         t = m["throughput"]
         lines.append("| " + " | ".join([
@@ -231,9 +264,11 @@ def run_bench(pages_file: Path, systems: list[str], out_dir: Path, workers: int 
         run["limit"] = limit
         run["split"] = split
         rows.append((spec.label, score_system(spec, pages_file, run, tau)))
-    report = {"pages": str(pages_file), "split": split or "all", "tau": tau, "workers": workers,
+    report = {"pages": str(pages_file), "split": split or "all", "limit": limit, "tau": tau,
+              "workers": workers, "pages_scored": rows[0][1]["counts"]["pages"] if rows else 0,
+              "system_specs": {s.label: s.to_json() for s in specs},
               "systems": {label: m for label, m in rows}}
     write_text(json.dumps(report, indent=2), out_dir / "bench.json")
-    md = bench_markdown(rows, pages_file, tau, split)
+    md = bench_markdown(rows, pages_file, tau, split, {s.label: s for s in specs}, limit)
     write_text(md, out_dir / "bench.md")
     return {"json": report, "markdown": md}

@@ -5,21 +5,34 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from redactor.commands._common import add_workers_option
+
 
 def register(sub) -> None:
+    # Defaults are spelled in each help ("%(default)s" where there is a value), not by
+    # ArgumentDefaultsHelpFormatter, which would print "default: None" for the flags whose
+    # absence means "all pages" or "OUT/ocr-cache".
     p = sub.add_parser("bench", help="run several systems on a dataset and compare them",
                        description="Each --system is OCR+DETECTOR[+DETECTOR...] (e.g. "
-                                   "tesseract+presidio) or an OCR-free system (e.g. "
-                                   "peer-presidio-image). OCR runs once per page for all systems.")
-    p.add_argument("--pages", required=True, metavar="PAGES_JSONL")
-    p.add_argument("--system", dest="systems", action="append", required=True, metavar="SPEC")
-    p.add_argument("--out", required=True, metavar="DIR")
-    p.add_argument("--workers", type=int, default=1)
-    p.add_argument("--tau", type=float, default=0.75)
-    p.add_argument("--limit", type=int, help="only the first N pages")
+                                   "tesseract+presidio), an OCR-free system (e.g. "
+                                   "peer-presidio-image), 'default' (the default pipeline) or "
+                                   "LABEL=CONFIG.toml. OCR runs once per page for all systems. "
+                                   "bench.md and bench.json go to --out.")
+    p.add_argument("--pages", required=True, metavar="PAGES_JSONL",
+                   help="the dataset: a pages.jsonl with gold boxes (required)")
+    p.add_argument("--system", dest="systems", action="append", required=True, metavar="SPEC",
+                   help="a system to run; repeat it for each system to compare (required)")
+    p.add_argument("--out", required=True, metavar="DIR",
+                   help="folder for bench.md, bench.json and each system's predictions (required)")
+    add_workers_option(p, "pages predicted in parallel per system")
+    p.add_argument("--tau", type=float, default=0.75,
+                   help="IoU a prediction needs to match a gold box (default: %(default)s)")
+    p.add_argument("--limit", type=int, metavar="N",
+                   help="only the first N pages (default: all pages)")
     p.add_argument("--split", metavar="NAME",
-                   help="only the pages of this split (dev, heldout; default: all)")
-    p.add_argument("--ocr-cache", metavar="DIR", help="default: OUT/ocr-cache")
+                   help="only the pages of this split, e.g. dev or heldout (default: all splits)")
+    p.add_argument("--ocr-cache", metavar="DIR",
+                   help="folder of the OCR cache the systems share (default: OUT/ocr-cache)")
     p.set_defaults(func=run)
 
 
