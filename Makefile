@@ -19,7 +19,7 @@ export OMP_THREAD_LIMIT := 1
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: demo test bench bench-data bench-scale real-data install install-core sysdeps clean
+.PHONY: demo test bench bench-data bench-scale real-data freeze-ocr install install-core sysdeps clean
 
 sysdeps:
 	@missing=""; \
@@ -75,3 +75,12 @@ bench-scale: install
 
 clean:
 	rm -rf out build *.egg-info
+
+# The quality pins' frozen Tesseract words (tests/quality): re-freeze after an OCR change,
+# then re-pin the baseline. OCR_CACHE holds words already read (pages missing are read).
+OCR_CACHE ?= $(HOME)/.cache/redactor/ocr
+freeze-ocr: install
+	$(PY) -m eval.realdata.freeze_ocr --pages eval/data/real/pages.jsonl --split dev \
+	  --cache $(OCR_CACHE) --out eval/data/real/frozen-ocr.dev.jsonl.gz
+	$(PY) -m eval.realdata.freeze_ocr --pages eval/data/challenge/pages.jsonl \
+	  --cache $(OCR_CACHE) --out eval/data/challenge/frozen-ocr.jsonl.gz
