@@ -46,15 +46,36 @@ def resolve_model_dir(model: str, *, plugin: str, required: tuple[str, ...],
     folder = _cached_snapshot(model, allow_download=allow_download and not hub_offline())
     if folder is None:
         raise PluginUnavailable(
-            f"{plugin}: model {model!r} is not on this machine: download the Hugging Face repo "
-            f"{model} (e.g. `hf download {model} --local-dir DIR` where the hub is reachable), "
-            f"copy DIR here and pass --model DIR (or put it in the Hugging Face cache "
-            f"{hf_cache_dir()})")
+            f"{plugin}: model {model!r} is not on this machine: {where_to_put(plugin, model)}")
     missing = [f for f in required if not (folder / f).exists()]
     if missing:
         raise PluginUnavailable(f"{plugin}: cached copy of {model!r} at {folder} is incomplete "
                                 f"(missing {', '.join(missing)}); download the repo again")
     return folder
+
+
+def where_to_put(plugin: str, model: str) -> str:
+    """How to give a plugin its weights, in real flags and options."""
+    return (f"download the Hugging Face repo {model} where the hub is reachable (e.g. `hf "
+            f"download {model} --local-dir DIR`), copy DIR here and pass "
+            f"--detector-option {plugin}.model=DIR (config: [detector_options.{plugin}] "
+            f"model = \"DIR\"), or put it in the Hugging Face cache {hf_cache_dir()}")
+
+
+def weights_reason(plugin: str, model: str, required: tuple[str, ...]) -> str | None:
+    """Why ``model``'s weights cannot be used now (``None`` when they can): the cheap check
+    behind ``redactor plugins``, which must not call a plugin available that then fails
+    for want of its weights. Looks on disk only; imports no model library."""
+    path = Path(model).expanduser()
+    if path.is_dir():
+        missing = [f for f in required if not (path / f).exists()]
+        return f"{path} is not a model folder for {plugin} (missing {', '.join(missing)})" if missing else None
+    if not _looks_like_repo_id(model):
+        return f"model folder {model} does not exist"
+    folder = _cached_snapshot(model, allow_download=False)
+    if folder is None or any(not (folder / f).exists() for f in required):
+        return f"no weights for {model} on this machine: {where_to_put(plugin, model)}"
+    return None
 
 
 def _cached_snapshot(repo_id: str, allow_download: bool) -> Path | None:

@@ -48,6 +48,13 @@ class FusedOcr(OcrBackend):
         self.tesseract = TesseractOcr(**tess)
 
     @classmethod
+    def option_names(cls) -> frozenset[str]:
+        # ``where``, the rapidocr backend's options with a ``rapidocr_`` prefix and the
+        # tesseract backend's as they are (forwarded through ``**options``)
+        return frozenset({"where"} | {f"rapidocr_{n}" for n in RapidOcr.option_names()}
+                         | TesseractOcr.option_names())
+
+    @classmethod
     def unavailable_reason(cls, **options) -> str | None:
         return RapidOcr.unavailable_reason() or TesseractOcr.unavailable_reason(
             **{k: v for k, v in options.items() if k in ("lang", "tesseract_cmd")})

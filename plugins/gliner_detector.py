@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import yaml
 
-from plugins._local_model import resolve_model_dir
+from plugins._local_model import resolve_model_dir, weights_reason
 from plugins._options import as_bool, as_float, as_int
 from plugins._windows import Unit, Window, merge_spans, plan_windows
 from redactor.errors import InputError
@@ -85,11 +85,12 @@ class GlinerDetector(Detector):
     default_threshold: ClassVar[float] = 0.5
 
     @classmethod
-    def unavailable_reason(cls) -> str | None:
+    def unavailable_reason(cls, model: str | None = None) -> str | None:
         missing = _installed(*cls.required_modules)
         if missing:
             return f"python package {missing} is not installed ({cls.install_hint})"
-        return None
+        return weights_reason(cls.name, str(model or os.environ.get(cls.model_env) or cls.default_model),
+                              cls.required_files)
 
     def __init__(self, model: str | None = None, labels: Any = None, preset: str | None = None,
                  threshold: Any = None, overlap: Any = 32, max_tokens: Any = None,

@@ -19,6 +19,11 @@ class PolicyDetector(Detector):
     name = "policy"
     mapping_file = "policy.yaml"
 
+    @classmethod
+    def option_names(cls) -> frozenset[str]:
+        # ``policy_file`` and ``policies`` are older spellings of ``policy``
+        return frozenset({"policy", "include_operands", "policy_file", "policies"})
+
     def __init__(self, policy=None, include_operands: bool = False, **options):
         # options: policy = path of a YAML/JSON policy file (or a loaded PolicySet/Policy)
         from redactor.policy.model import Policy, PolicySet, as_policy_set, load_policies

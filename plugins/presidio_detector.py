@@ -204,6 +204,9 @@ def resolve_spacy_model(name: str | None) -> str:
         return found
     if Path(name).is_dir() or _module_installed(name):
         return name
+    if name in DEFAULT_SPACY_MODELS and default_spacy_model():
+        # en_core_web_sm by its own name, where PyPI's renamed copy of it is what is installed
+        return default_spacy_model()
     hint = f"pip install {DEFAULT_SPACY_PIP}" if name in DEFAULT_SPACY_MODELS else \
         f"install the spaCy package {name!r} or give a model folder"
     raise PluginUnavailable(f"spaCy model {name!r} is not installed ({hint})")

@@ -10,7 +10,7 @@ import os
 from functools import lru_cache
 from typing import Any
 
-from plugins._local_model import resolve_model_dir
+from plugins._local_model import resolve_model_dir, weights_reason
 from plugins._options import as_bool, as_float
 from plugins.gliner_detector import _installed, read_label_file
 from plugins.presidio_detector import OPTIONS, PresidioDetector, build_analyzer, presidio_labels
@@ -41,14 +41,15 @@ class PresidioGlinerDetector(PresidioDetector):
     model_env = "REDACTOR_PRESIDIO_GLINER_MODEL"
 
     @classmethod
-    def unavailable_reason(cls) -> str | None:
+    def unavailable_reason(cls, model: str | None = None) -> str | None:
         reason = PresidioDetector.unavailable_reason()
         if reason:
             return reason
         missing = _installed("torch", "transformers", "gliner")
         if missing:
             return f"python package {missing} is not installed (pip install 'redactor[gliner]')"
-        return None
+        return weights_reason(cls.name, str(model or os.environ.get(cls.model_env) or cls.default_model),
+                              ("gliner_config.json",))
 
     @classmethod
     def emits(cls) -> frozenset[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from plugins._local_model import resolve_model_dir
+from plugins._local_model import resolve_model_dir, weights_reason
 from plugins._options import as_bool, as_float, as_int
 from plugins._windows import Unit, Window, merge_spans, plan_windows
 from plugins.gliner_detector import _installed
@@ -107,11 +107,12 @@ class PrivacyFilterDetector(Detector):
     model_env = "REDACTOR_PRIVACY_FILTER_MODEL"
 
     @classmethod
-    def unavailable_reason(cls) -> str | None:
+    def unavailable_reason(cls, model: str | None = None) -> str | None:
         missing = _installed("torch", "transformers")
         if missing:
             return f"python package {missing} is not installed (pip install 'redactor[transformers]')"
-        return None
+        return weights_reason(cls.name, str(model or os.environ.get(cls.model_env) or cls.default_model),
+                              ("config.json",))
 
     def __init__(self, model: str | None = None, threshold: Any = 0.5, max_tokens: Any = None,
                  overlap: Any = 64, allow_download: Any = False, **unknown):

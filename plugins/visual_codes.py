@@ -25,6 +25,7 @@ import numpy as np
 
 from redactor.model import OcrPage, Redaction
 from redactor.plugin_api import VisualDetector
+from plugins._options import as_bool
 from plugins.visual_common import alnum, gray_of, words_of
 
 URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|www\.)\S+", re.I)
@@ -115,8 +116,8 @@ class CodeDetector(VisualDetector):
             return "this OpenCV build has no QR code detector"
         return None
 
-    def __init__(self, barcodes: bool = True, **_options):
-        self.barcodes = bool(barcodes)
+    def __init__(self, barcodes: bool = True):
+        self.barcodes = as_bool("barcodes", barcodes)
 
     def find(self, image, page: OcrPage | None) -> list[Redaction]:
         gray = gray_of(image)

@@ -43,7 +43,7 @@ class FaceDetector(VisualDetector):
         return frozenset({"OTHER"})
 
 
-    def __init__(self, **_options):
+    def __init__(self):
         pass
 
     def find(self, image, page: OcrPage | None) -> list[Redaction]:

@@ -26,6 +26,7 @@ import numpy as np
 
 from redactor.model import OcrPage, Redaction
 from redactor.plugin_api import VisualDetector
+from plugins._options import as_bool
 from plugins.visual_common import (CONFIDENT, alnum, gray_of, horizontal_rules, ink_of,
                                    rules_mask, text_height, words_of)
 
@@ -136,8 +137,8 @@ class SignatureDetector(VisualDetector):
         return frozenset({"SIGNATURE"})
 
 
-    def __init__(self, require_anchor: bool = True, **_options):
-        self.require_anchor = bool(require_anchor)
+    def __init__(self, require_anchor: bool = True):
+        self.require_anchor = as_bool("require_anchor", require_anchor)
 
     def find(self, image, page: OcrPage | None) -> list[Redaction]:
         return [Redaction(box, "SIGNATURE", "", score, (self.name,))

@@ -182,6 +182,21 @@ def check_detector_options(cfg: RedactorConfig) -> None:
                              f"{_did_you_mean(name, running)} (detectors: {', '.join(sorted(running))})")
 
 
+def check_plugin_options(cfg: RedactorConfig) -> None:
+    """Each running plugin's options against its own: an unknown name or a wrong type is
+    exit 2 now, before any model loads or page is read."""
+    from redactor import registry
+
+    options = cfg.detector_options or {}
+    if cfg.ocr_free:
+        registry.check_options("ocr_free", cfg.ocr_free, options.get(cfg.ocr_free, {}))
+        return
+    registry.check_options("ocr", cfg.ocr, cfg.ocr_options or {})
+    for kind, names in (("detector", cfg.detectors), ("visual", cfg.visual)):
+        for name in names:
+            registry.check_options(kind, name, options.get(name, {}))
+
+
 def _lift_allow_lists(cfg: RedactorConfig) -> None:
     """A detector's own allow list (Presidio's ``allow_list``) would be undone by the other
     detectors of an ensemble, which find the same value: it joins the pipeline's allow list,
@@ -234,6 +249,7 @@ def check_config(cfg: RedactorConfig) -> None:
     # "none" (the CLI's --visual none) switches the visual detectors off
     cfg.visual = [v for v in (cfg.visual or []) if v != "none"]
     check_detector_options(cfg)
+    check_plugin_options(cfg)
     _lift_allow_lists(cfg)
     from redactor.lists import lists_from_config
     lists_from_config(cfg)   # a bad term, regex or type: InputError naming the key

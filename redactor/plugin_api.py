@@ -5,10 +5,14 @@ A plugin class is registered under an entry point (group ``redactor.ocr``,
 
 - ``name``: the name users select it by;
 - ``emits()``: the fine types it can emit (derived from its mapping file, for detectors);
-- ``unavailable_reason()``: ``None`` when it can run here, otherwise why not (missing binary,
-  package, model or credentials). It must be cheap and must not import heavy SDKs eagerly
-  unless needed to answer;
-- ``__init__(**options)``: loads models/clients (raise ``PluginUnavailable`` if it cannot);
+- ``unavailable_reason(**options)``: ``None`` when it can run here now, otherwise why not
+  (missing binary, package, model weights or credentials). It may take the options it needs
+  to answer (e.g. ``model``; the registry passes those its signature names; a zero-argument
+  one is called without). It must be cheap and must not import heavy SDKs eagerly;
+- ``__init__(**options)``: loads models/clients (raise ``PluginUnavailable`` if it cannot).
+  Its named parameters are the plugin's options: the registry refuses other names and
+  values of the wrong type before the plugin is built (``option_names()`` says otherwise
+  for a plugin that forwards ``**options``);
 - the work method: ``read(image) -> OcrPage`` (OCR), ``detect(page) -> list[Span]``
   (detectors), ``redact_page(image) -> list[Redaction]`` (OCR-free systems),
   ``find(image, page) -> list[Redaction]`` (visual detectors: signatures, faces, codes).
@@ -16,8 +20,10 @@ Instances are stateless between pages except for loaded models and clients.
 """
 from __future__ import annotations
 
+import inspect
+import typing
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import yaml
 
@@ -58,6 +64,26 @@ class Plugin:
     def unavailable_reason(cls) -> str | None:
         return None
 
+    @classmethod
+    def option_names(cls) -> frozenset[str]:
+        """The options ``__init__`` takes: its named parameters. Override when options
+        reach the plugin through ``**options`` (forwarded to parts, or several spellings)."""
+        return frozenset(option_parameters(cls.__init__))
+
+    @classmethod
+    def option_defaults(cls) -> dict[str, Any]:
+        return {name: p.default for name, p in option_parameters(cls.__init__).items()
+                if p.default is not inspect.Parameter.empty}
+
+    @classmethod
+    def option_types(cls) -> dict[str, Any]:
+        """Declared types of the options, where ``__init__`` annotates them."""
+        try:
+            hints = typing.get_type_hints(cls.__init__)
+        except Exception:   # an annotation that does not resolve: no type to check
+            return {}
+        return {k: v for k, v in hints.items() if k in option_parameters(cls.__init__)}
+
     def describe(self) -> str:
         return self.name
 
@@ -90,3 +116,13 @@ class VisualDetector(Plugin):
     ``image`` with their fine type; ``sources`` should name the plugin."""
     def find(self, image, page: OcrPage | None) -> list[Redaction]:  # image: PIL RGB, upright
         raise NotImplementedError
+
+
+def option_parameters(function) -> dict[str, inspect.Parameter]:
+    """Named parameters of a plugin's ``__init__`` (not ``self``, ``*args`` or ``**kwargs``)."""
+    try:
+        params = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return {}
+    return {name: p for i, (name, p) in enumerate(params.items())
+            if i > 0 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}

@@ -6,8 +6,15 @@ import json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("plugins", help="list plugins, their availability and emit-able types")
+    p = sub.add_parser("plugins", help="list plugins, their availability and emit-able types",
+                       description="List every OCR backend, detector, OCR-free system and visual "
+                                   "detector installed (ours and third-party entry points): "
+                                   "whether it can run here now (binary, packages, model weights, "
+                                   "credentials) and why not, and the types it can emit.")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--options", action="store_true",
+                   help="also list each plugin's options and their defaults (set them with "
+                        "--ocr-option KEY=VALUE or --detector-option NAME.KEY=VALUE)")
     p.set_defaults(func=run)
 
 
@@ -27,4 +34,7 @@ def run(args) -> int:
             print(f"  {info.name:<22} {state}")
             if info.emits:
                 print(f"  {'':<22} emits: {', '.join(info.emits)}")
+            if args.options and info.options:
+                shown = ", ".join(f"{k}={v}" if v else k for k, v in info.options.items())
+                print(f"  {'':<22} options: {shown}")
     return 0
