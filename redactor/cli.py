@@ -110,10 +110,13 @@ class _AboveProgressBars(logging.Handler):
 def setup_logging(verbose: bool) -> None:
     import warnings
 
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, _AboveProgressBars)]:
+        root.removeHandler(old)      # main() called again in one process: one handler
     handler = _AboveProgressBars()
     handler.setFormatter(_LineFormatter(verbose))
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, handlers=[handler],
-                        force=True)
+    root.addHandler(handler)         # other handlers (an embedding app's, a test's) stay
+    root.setLevel(logging.INFO if verbose else logging.WARNING)
     # Python warnings (a library's DeprecationWarning, ...) in the same one-line form
     warnings.formatwarning = lambda message, category, *_a, **_k: f"{category.__name__}: {message}"
     logging.captureWarnings(True)

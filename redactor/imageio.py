@@ -2,7 +2,9 @@
 
 Every page leaves here as an RGB ``PIL.Image`` in the pixel space the rest of the pipeline
 (and every box it reports) uses: EXIF orientation applied, palette/alpha/16-bit/CMYK/grey
-converted, PDF pages rendered at a fixed resolution with their filled-in form fields drawn.
+converted, PDF pages rendered with their filled-in form fields drawn: a scanned page at its
+scan's own resolution, any other page at ``pdf_dpi``. Each page carries its resolution
+(pixels per inch of the physical page) when known, so an output can keep it.
 Anything unreadable, truncated, empty, encrypted, a dynamic XFA form, larger than the pixel
 limit or longer than ``MAX_PAGES`` is an ``InputError`` with one line of explanation; a
 decoder failure of any kind on hostile bytes is one too.
@@ -37,10 +39,29 @@ MAX_PAGES = 10_000                 # pages of one file (they stream through one 
 PDF_SUFFIXES = {".pdf"}
 
 
+# A PDF page that is a scan is rendered at its image's own resolution, within these bounds.
+# Above 600 dpi a page costs (and is read) like a poster for no gain on text, and a 1200 dpi
+# letter page would exceed the default pixel limit. Real scans are 150-300 dpi, faxes 204x98
+# or 204x196; an image under 72 dpi (one pixel per PDF point) is a picture stretched over
+# the page, drawn at 72 so that boxes (whole pixels) and the form fields and annotations
+# drawn over it are on a grid no coarser than the PDF's own unit (a letter page: 0.5 MP).
+SCAN_DPI_MIN, SCAN_DPI_MAX = 72, 600
+# The images of a scanned page cover at least this share of it, and nothing else is drawn
+# but invisible text (the OCR layer of a searchable scan). A page with more objects than
+# _SCAN_MAX_OBJECTS is not looked at further: it is rendered at pdf_dpi like any other.
+_SCAN_COVER, _SCAN_MAX_OBJECTS = 0.85, 500
+# Resolutions read from image files outside this range are taken as unknown (Pillow reports
+# (1, 1) for a TIFF without resolution tags; a PDF page at 1 dpi would be 72 times too big).
+_DPI_RANGE = (10.0, 10_000.0)
+
+
 @dataclass(frozen=True)
 class Page:
     index: int                 # 0-based page number within its document
     image: Image.Image         # RGB, upright
+    # pixels per inch of the physical page (x, y) when known: a PDF page's exactly (its size
+    # in points round-trips), an image file's from its own tags; None when it has none
+    dpi: tuple[float, float] | None = None
 
 
 @contextlib.contextmanager
@@ -90,6 +111,35 @@ def _broken(name: str, exc: BaseException, index: int | None = None) -> InputErr
     return InputError(f"{name}: image data is broken or truncated{where}: {detail}")
 
 
+def _plausible_dpi(x, y, factor: float = 1.0) -> tuple[float, float] | None:
+    try:
+        dpi = (float(x) * factor, float(y) * factor)
+    except (TypeError, ValueError, ZeroDivisionError):   # IFDRational 0/0 divides
+        return None
+    return dpi if all(_DPI_RANGE[0] <= v <= _DPI_RANGE[1] for v in dpi) else None
+
+
+def _image_dpi(img: Image.Image) -> tuple[float, float] | None:
+    """The resolution an image file (or the current TIFF frame) states, upright as the page
+    leaves ``exif_transpose``."""
+    if img.format == "TIFF":
+        # From the frame's own tags: Pillow leaves an earlier frame's "dpi" in info when a
+        # frame has no unit, and reports (1, 1) when it has no resolution at all.
+        tags = getattr(img, "tag_v2", {})
+        unit, x, y = tags.get(296), tags.get(282), tags.get(283)   # ResolutionUnit, X/YResolution
+        if x is None or y is None or unit == 1:      # unit 1: no absolute unit
+            return None
+        factor = 2.54 if unit == 3 else 1.0          # 3: per centimetre; 2 or none: per inch
+        dpi = _plausible_dpi(x, y, factor)
+    else:
+        stated = img.info.get("dpi")
+        dpi = _plausible_dpi(*stated) if isinstance(stated, tuple) and len(stated) == 2 else None
+    with contextlib.suppress(Exception):             # a broken EXIF block: orientation 1
+        if dpi and img.getexif().get(0x0112) in (5, 6, 7, 8):   # turned a quarter: axes swap
+            dpi = (dpi[1], dpi[0])
+    return dpi
+
+
 def _read_image_pages(path: Path, max_pixels: int) -> Iterator[Page]:
     name = path.name
     with _pixel_limit(max_pixels):
@@ -120,13 +170,14 @@ def _read_image_pages(path: Path, max_pixels: int) -> Iterator[Page]:
                 _check_size(name, img.width, img.height, max_pixels)
                 try:
                     img.load()
+                    dpi = _image_dpi(img)
                     page = to_rgb(ImageOps.exif_transpose(img))
                 except Image.DecompressionBombError as exc:
                     raise InputError(f"{name}: refused as a decompression bomb ({exc})") from None
                 except Exception as exc:   # any decoder failure means: this page is unreadable
                     raise _broken(name, exc, index) from None
                 _check_size(name, page.width, page.height, max_pixels)
-                yield Page(index, page)
+                yield Page(index, page, dpi)
 
 
 # Names whose presence means the file carries more than page content. Found by a scan of the
@@ -209,13 +260,97 @@ def _open_pdf(path: Path):
     return pdf
 
 
+def _image_on_page(obj, crop) -> tuple[float, float]:
+    """(resolution, area) of an image object as drawn: its pixels per inch along the finer of
+    its own axes (whatever its turn on the page) and the part of the page box it covers, in
+    square points. The object's matrix is composed with those of the forms it sits in."""
+    matrix, container = obj.get_matrix(), obj.container
+    while container is not None:
+        matrix, container = matrix.multiply(container.get_matrix()), container.container
+    px_w, px_h = obj.get_px_size()
+    side_w, side_h = math.hypot(matrix.a, matrix.b), math.hypot(matrix.c, matrix.d)
+    if min(px_w, px_h, side_w, side_h) <= 0:
+        return 0.0, 0.0
+    corners = [matrix.on_point(x, y) for x, y in ((0, 0), (1, 0), (0, 1), (1, 1))]
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    w = min(max(xs), crop[2]) - max(min(xs), crop[0])
+    h = min(max(ys), crop[3]) - max(min(ys), crop[1])
+    return 72.0 * max(px_w / side_w, px_h / side_h), max(0.0, w) * max(0.0, h)
+
+
+def _scan_dpi(page) -> float | None:
+    """The resolution of the scan a PDF page shows, or None for any other page.
+
+    A scan: images cover the page and nothing else is drawn but invisible text (a searchable
+    scan's OCR layer). Visible text, a vector path or shading, or too many objects make it a
+    born-digital page, rendered at pdf_dpi as before. With several images (a scan split in
+    strips, or the layers of a mixed-raster scan) the finest of those covering a tenth of the
+    page or more decides, so no layer loses detail; a small stamp or logo does not."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    hidden = (pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE, pdfium_c.FPDF_TEXTRENDERMODE_CLIP)
+    try:
+        crop = page.get_cropbox()
+        page_area = (crop[2] - crop[0]) * (crop[3] - crop[1])
+        covered, finest = 0.0, 0.0
+        for n, obj in enumerate(page.get_objects(max_depth=4)):
+            if n >= _SCAN_MAX_OBJECTS:
+                return None
+            if obj.type == pdfium_c.FPDF_PAGEOBJ_FORM:
+                continue        # its objects follow, each judged on its own
+            if obj.type == pdfium_c.FPDF_PAGEOBJ_TEXT \
+                    and pdfium_c.FPDFTextObj_GetTextRenderMode(obj.raw) in hidden:
+                continue
+            if obj.type != pdfium_c.FPDF_PAGEOBJ_IMAGE:
+                return None
+            dpi, area = _image_on_page(obj, crop)
+            covered += area
+            if area >= 0.1 * page_area:
+                finest = max(finest, dpi)
+    except (pdfium.PdfiumError, ValueError, ZeroDivisionError, OverflowError):
+        return None     # anything unusual about the page: render it as any other page
+    if not (page_area > 0 and covered >= _SCAN_COVER * page_area and math.isfinite(finest)):
+        return None
+    return finest or None
+
+
+def _page_scale(page, name: str, index: int, max_pixels: int,
+                pdf_dpi: float) -> tuple[float, float | None]:
+    """(render scale, native resolution if it could not be kept) of a PDF page: a scan at
+    its own resolution (bounded by SCAN_DPI_MIN/MAX and lowered to fit ``max_pixels``; a
+    fax's finer axis, so both axes keep their detail on one square grid), any other page at
+    ``pdf_dpi``. InputError when the page does not fit ``max_pixels`` at either."""
+    w_pt, h_pt = page.get_size()
+    if not (math.isfinite(w_pt) and math.isfinite(h_pt) and w_pt > 0 and h_pt > 0):
+        raise InputError(f"{name}: page {index + 1} has no usable size ({w_pt} x {h_pt} pt)")
+    native, lowered = _scan_dpi(page), None
+    if native is None:
+        scale = pdf_dpi / 72.0
+    else:
+        dpi = min(max(native, SCAN_DPI_MIN), SCAN_DPI_MAX)
+        # the dpi that fills the limit, with room for the rounding up of each side:
+        # (w*s + 1) * (h*s + 1) = max_pixels, solved for the scale s
+        wh, perimeter = w_pt * h_pt, w_pt + h_pt
+        fits = 72.0 * (math.sqrt(perimeter ** 2 + 4 * wh * (max_pixels - 1)) - perimeter) / (2 * wh)
+        dpi = max(min(dpi, fits), SCAN_DPI_MIN)    # under the minimum: refused below
+        lowered = native if dpi < native * 0.99 else None
+        # pdfium sizes the bitmap as ceil(points * scale): a hair under keeps a page drawn
+        # edge to edge at exactly the image's pixel count (rounding must not add a row).
+        scale = dpi / 72.0 * (1 - 1e-9)
+    if not (math.isfinite(w_pt * scale) and math.isfinite(h_pt * scale)):
+        raise InputError(f"{name}: page {index + 1} has no usable size ({w_pt} x {h_pt} pt)")
+    _check_size(name, math.ceil(w_pt * scale), math.ceil(h_pt * scale), max_pixels)
+    return scale, lowered
+
+
 def _read_pdf_pages(path: Path, max_pixels: int, dpi: int) -> Iterator[Page]:
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 
     name = path.name
     pdf = _open_pdf(path)
-    n_annotations = 0
+    n_annotations, lowered = 0, []
     try:
         n_pages = len(pdf)
         if n_pages == 0:
@@ -225,26 +360,44 @@ def _read_pdf_pages(path: Path, max_pixels: int, dpi: int) -> Iterator[Page]:
         for index in range(n_pages):
             page = pdf[index]
             try:
-                w_pt, h_pt = page.get_size()
-                scale = dpi / 72.0
-                if not (math.isfinite(w_pt * scale) and math.isfinite(h_pt * scale)):
-                    raise InputError(f"{name}: page {index + 1} has no usable size ({w_pt} x {h_pt} pt)")
-                _check_size(name, int(round(w_pt * scale)), int(round(h_pt * scale)), max_pixels)
+                scale, native = _page_scale(page, name, index, max_pixels, dpi)
                 n_annotations += max(0, pdfium_c.FPDFPage_GetAnnotCount(page))
                 # may_draw_forms: filled-in form fields are part of what a reader sees.
                 bitmap = page.render(scale=scale, may_draw_forms=True, rotation=0)
                 image = to_rgb(bitmap.to_pil())
+                w_pt, h_pt = page.get_size()
             finally:
                 page.close()
-            yield Page(index, image)
-        extras = pdf_extras(pdf, path, n_annotations)
-        if extras:
-            log.warning("%s: only the rendered page pixels are kept; dropped: %s", name,
-                        ", ".join(extras))
+            if native is not None:
+                lowered.append((index, native, image.width * 72.0 / w_pt))
+            # the page's own size in points, exactly: an output page gets it back
+            yield Page(index, image, (image.width * 72.0 / w_pt, image.height * 72.0 / h_pt))
+        _notices(name, pdf_extras(pdf, path, n_annotations), lowered)
     except pdfium.PdfiumError as exc:
         raise InputError(f"{name}: PDF page cannot be rendered: {exc}") from None
     finally:
         pdf.close()
+
+
+def _notices(name: str, extras: list[str], lowered: list[tuple[int, float, float]]) -> None:
+    """One warning line each, per document: what the output leaves out, and scanned pages
+    rendered below their own resolution (SCAN_DPI_MAX or --max-pixels)."""
+    if extras:
+        log.warning("%s: only the rendered page pixels are kept; dropped: %s", name,
+                    ", ".join(extras))
+    if lowered:
+        index, native, used = lowered[0]
+        log.warning("%s: %d scanned page(s) rendered below their own resolution, e.g. page %d at "
+                    "%.0f of %.0f dpi (at most %d dpi, and --max-pixels)", name, len(lowered),
+                    index + 1, used, native, SCAN_DPI_MAX)
+
+
+def is_tiff(path: Path) -> bool:
+    """By content: a TIFF (classic or BigTIFF, either byte order), whatever its name."""
+    with contextlib.suppress(OSError):
+        with open(path, "rb") as fh:
+            return fh.read(4) in (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+")
+    return False
 
 
 def is_pdf(path: Path) -> bool:

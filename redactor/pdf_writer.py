@@ -20,17 +20,19 @@ from pathlib import Path
 from PIL import Image
 
 from redactor.errors import OutputError
+from redactor.render import reduced
 
 # Object numbers 1 and 2 are the catalogue and the page tree, written last (their place in
 # the file does not matter; the cross-reference table says where they are).
 _CATALOG, _PAGES = 1, 2
 
 
-def _png_idat(image: Image.Image) -> tuple[bytes, str, int]:
-    """The zlib stream of ``image``'s PNG encoding, its PDF colour space and colour count.
-    Built from raw pixels: nothing of the image's metadata can come along."""
-    mode = "L" if image.mode in ("1", "L") else "RGB"
-    clean = Image.frombytes(mode, image.size, image.convert(mode).tobytes())
+def _png_idat(image: Image.Image) -> tuple[bytes, str, int, int]:
+    """The zlib stream of ``image``'s PNG encoding, its PDF colour space, colour count and
+    bits per component. Built from raw pixels in the fewest bits that hold the page exactly
+    (``render.reduced``: a bilevel scan is 1 bit, as PDF and PNG both store it with 0 for
+    black), so nothing of the image's metadata can come along."""
+    clean = reduced(image)
     buf = io.BytesIO()
     clean.save(buf, format="PNG", compress_level=6)
     data = buf.getvalue()
@@ -40,12 +42,17 @@ def _png_idat(image: Image.Image) -> tuple[bytes, str, int]:
         if kind == b"IDAT":
             chunks.append(data[pos + 8:pos + 8 + length])
         pos += 12 + length
-    return b"".join(chunks), ("/DeviceGray" if mode == "L" else "/DeviceRGB"), (1 if mode == "L" else 3)
+    if clean.mode == "RGB":
+        return b"".join(chunks), "/DeviceRGB", 3, 8
+    return b"".join(chunks), "/DeviceGray", 1, (1 if clean.mode == "1" else 8)
 
 
 class ImagePdfWriter:
     """``add_page(image)`` for each page in order, then ``close()``; the file at ``path`` is
-    complete only after ``close()`` (callers write it under a temporary name)."""
+    complete only after ``close()`` (callers write it under a temporary name). A page's size
+    in points is its pixel size at its resolution: the ``dpi`` given to ``add_page`` (the
+    input page's, so a PDF page keeps its size and an image its resolution), else the
+    writer's."""
 
     def __init__(self, path: Path, dpi: float = 200.0):
         if not dpi or dpi <= 0:
@@ -73,17 +80,20 @@ class ImagePdfWriter:
             self._write(b"\nstream\n" + stream + b"\nendstream")
         self._write(b"\nendobj\n")
 
-    def add_page(self, image: Image.Image) -> None:
-        data, space, colors = _png_idat(image)
+    def add_page(self, image: Image.Image, dpi: tuple[float, float] | None = None) -> None:
+        dpi_x, dpi_y = (float(dpi[0]), float(dpi[1])) if dpi else (self.dpi, self.dpi)
+        if not (dpi_x > 0 and dpi_y > 0):
+            raise OutputError(f"{self.path}: page resolution must be positive, not {dpi!r}")
+        data, space, colors, bits = _png_idat(image)
         w, h = image.size
-        w_pt, h_pt = w * 72.0 / self.dpi, h * 72.0 / self.dpi
+        w_pt, h_pt = w * 72.0 / dpi_x, h * 72.0 / dpi_y
         img, content, page = self._next, self._next + 1, self._next + 2
         self._next += 3
         self._object(img, (b"<< /Type /XObject /Subtype /Image /Width %d /Height %d "
-                           b"/ColorSpace %s /BitsPerComponent 8 /Filter /FlateDecode "
-                           b"/DecodeParms << /Predictor 15 /Colors %d /BitsPerComponent 8 "
+                           b"/ColorSpace %s /BitsPerComponent %d /Filter /FlateDecode "
+                           b"/DecodeParms << /Predictor 15 /Colors %d /BitsPerComponent %d "
                            b"/Columns %d >> /Length %d >>")
-                     % (w, h, space.encode(), colors, w, len(data)), data)
+                     % (w, h, space.encode(), bits, colors, bits, w, len(data)), data)
         draw = b"q\n%.4f 0 0 %.4f 0 0 cm\n/Im0 Do\nQ" % (w_pt, h_pt)
         self._object(content, b"<< /Length %d >>" % len(draw), draw)
         self._object(page, (b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %.4f %.4f] "

@@ -25,7 +25,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from redactor.audit import public_record
-from redactor.document import publish_outputs
+from redactor.document import OUTPUT_KINDS, PageSink, output_paths, publish_outputs
 from redactor.errors import InputError, OutputError, RedactorError
 from redactor.imageio import is_pdf, pages_with_multi, read_pages
 from redactor.model import PageResult, Redaction
@@ -189,7 +189,7 @@ def preview_document(redactor, path: Path, out_dir: Path, stem: str | None = Non
         for kept in scratch:
             kept.unlink(missing_ok=True)
     if replace:
-        for old in stale + [out_dir / f"{stem}.redacted.png", out_dir / f"{stem}.redacted.pdf"]:
+        for old in stale + [output_paths(out_dir, stem, kind)[0] for kind in OUTPUT_KINDS]:
             if old.is_file():
                 old.unlink()
     return PreviewResult(path, previews, boxes, results, records)
@@ -302,11 +302,10 @@ def _check_page(rec: dict, image: Image.Image, boxes_name: str) -> None:
 
 def apply_document(path: Path, boxes_file: Path, out_dir: Path, stem: str | None = None, *,
                    fill: str = "black", pad: float = 0.0, max_pixels: int, pdf_dpi: int) -> ApplyResult:
-    """Burn the boxes of ``boxes_file`` onto the pages of ``path``; write
-    ``<stem>.redacted.png`` (several pages or a PDF: ``.redacted.pdf``) and
-    ``<stem>.boxes.jsonl`` to ``out_dir``, together or not at all."""
-    from redactor.pdf_writer import ImagePdfWriter
-
+    """Burn the boxes of ``boxes_file`` onto the pages of ``path``; write the redacted
+    document in the input's format (``document.output_kind``: ``<stem>.redacted.png``,
+    ``.pdf`` or ``.tif``, each page at its input's resolution) and ``<stem>.boxes.jsonl``
+    to ``out_dir``, together or not at all."""
     path, boxes_file, out_dir = Path(path), Path(boxes_file), Path(out_dir)
     stem = stem or path.stem
     records = read_boxes_file(boxes_file)
@@ -319,13 +318,9 @@ def apply_document(path: Path, boxes_file: Path, out_dir: Path, stem: str | None
                          f"(expected {expected[0]!r}{' ...' if len(expected) > 1 else ''}; the boxes "
                          f"file of another input?)")
     out_records: list[dict] = []
-    single = None
-    dpi = pdf_dpi if is_pdf(path) else 200
-    n_boxes = 0
+    n_boxes = n_pages = 0
     with scratch_file(out_dir) as spool:
-        writer = None
-        try:
-            n_pages = 0
+        with PageSink(path, spool) as sink:
             for page in read_pages(path, max_pixels=max_pixels, pdf_dpi=pdf_dpi):
                 n_pages += 1
                 if page.index >= len(records):
@@ -338,19 +333,9 @@ def apply_document(path: Path, boxes_file: Path, out_dir: Path, stem: str | None
                 out_records.append({"page_id": rec["page_id"], "system": rec["system"] or "apply",
                                     "predictions": [r.to_json() for r in rec["boxes"]], "error": None,
                                     "width": page.image.width, "height": page.image.height})
-                if multi:
-                    writer = writer or ImagePdfWriter(spool, dpi)
-                    writer.add_page(burned)
-                else:
-                    single = burned
+                sink.add(page, burned, multi)
             if n_pages != len(records):
                 raise InputError(f"{boxes_file.name} does not match {path.name}: the input has "
                                  f"{n_pages} page(s), the boxes file {len(records)}")
-            if writer is not None:
-                writer.close()
-        except BaseException:
-            if writer is not None:
-                writer.abort()
-            raise
-        target, boxes_out = publish_outputs(out_dir, stem, out_records, spool if multi else single)
+        target, boxes_out = publish_outputs(out_dir, stem, out_records, sink)
     return ApplyResult(path, target, boxes_out, n_pages, n_boxes)

@@ -31,6 +31,7 @@ from redactor.batch.walk import InputFile, check_folders, estimate_pages, file_s
     find_inputs, output_path
 from redactor.batch.work import CRASHED, FAILED, OK, QUARANTINED, Outcome, Task, config_fingerprint
 from redactor.config import RedactorConfig
+from redactor.document import QUARANTINE_DIR
 from redactor.errors import InputError, OutputError, PluginUnavailable, one_line
 from redactor.render import atomic_output, sweep_partial_outputs
 
@@ -40,7 +41,6 @@ DEFAULT_MANIFEST_NAME = ".redactor-manifest.sqlite"
 MAX_CRASHES = 2
 # Outputs that failed verification (--verify --on-verify-fail=quarantine) go to this tree,
 # mirrored like the rest; hidden, so no input folder can have the same name.
-QUARANTINE_DIR = ".quarantine"
 # Workers' temporary files (unredacted page images among them), removed by the parent.
 SCRATCH_DIR = ".redactor-tmp"
 @dataclass

@@ -50,6 +50,12 @@ def check_folders(src: Path, dst: Path) -> None:
     if s == d or s.is_relative_to(d):
         raise InputError(f"--out {dst} must not be {src} or a folder that contains it "
                          f"(outputs would be read back as inputs)")
+    from redactor.document import QUARANTINE_DIR
+    if (src / QUARANTINE_DIR).is_dir():
+        # its mirrored outputs would land among the pages that failed verification
+        raise InputError(f"{src / QUARANTINE_DIR}: a folder named {QUARANTINE_DIR!r} at the top of "
+                         f"SRC_DIR would mix with DST_DIR/{QUARANTINE_DIR}/ (pages that failed "
+                         f"verification); move it one level down")
 
 
 def _stems(names: list[str]) -> dict[str, str]:

@@ -12,8 +12,10 @@ def register(sub) -> None:
         "apply", help="burn a reviewed boxes file onto its input (no OCR)",
         description="Burn the boxes of FILE (written by `redactor redact --preview` or a normal "
                     "run, then edited: lines of boxes removed, boxes added with \"bbox\" and "
-                    "\"type\") onto INPUT, without OCR. Writes DIR/<stem>.redacted.png (PDF or "
-                    "several pages: .redacted.pdf) and DIR/<stem>.boxes.jsonl. A boxes file that "
+                    "\"type\") onto INPUT, without OCR. Writes DIR/<stem>.redacted.png (a PDF in: "
+                    ".redacted.pdf; a TIFF in: .redacted.tif; several pages of another image: "
+                    ".redacted.pdf), each page at its input's pixel size and resolution, and "
+                    "DIR/<stem>.boxes.jsonl. A boxes file that "
                     "does not fit INPUT (page ids or count, page size, a box off its page, bad "
                     "JSON, unknown type) is refused and nothing is written. See docs/review.md.")
     p.add_argument("input", metavar="INPUT", help="the page image or PDF the boxes file was made for")
@@ -26,8 +28,9 @@ def register(sub) -> None:
     p.add_argument("--pad", type=float, help="grow every box by this many pixels (default 0; use the "
                                              "preview's value)")
     p.add_argument("--fill", help="box colour (default black)")
-    p.add_argument("--pdf-dpi", type=int, help="resolution PDF pages are rendered at (default 200; "
-                                               "must be the preview's)")
+    p.add_argument("--pdf-dpi", type=int, help="resolution born-digital PDF pages are rendered at "
+                                               "(default 200; must be the preview's); a scanned "
+                                               "page keeps its own")
     p.add_argument("--max-pixels", type=int, help="refuse pages larger than this many pixels")
     p.set_defaults(func=run)
 

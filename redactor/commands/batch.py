@@ -15,7 +15,7 @@ def register(sub) -> None:
     p = sub.add_parser(
         "batch", help="redact a folder tree of images and PDFs, resumably",
         description="Redact every image and PDF under SRC_DIR (recursively) into DST_DIR, "
-                    "mirroring the folder tree: <stem>.redacted.png (multi-page: .pdf) and "
+                    "mirroring the folder tree: <stem>.redacted.png (PDF in: .pdf, TIFF in: .tif) and "
                     "<stem>.boxes.jsonl. A SQLite manifest records every input, so a re-run "
                     "skips what is done, retries what failed and redoes what changed; a run "
                     "can be killed at any moment and re-run.")

@@ -46,7 +46,9 @@ def add_pipeline_options(p) -> None:
                    help="analyse pages in a child process and give up on a page after this long "
                         "(also contains crashes of native code)")
     p.add_argument("--max-pixels", type=int, help="refuse pages larger than this many pixels")
-    p.add_argument("--pdf-dpi", type=int, help="resolution PDF pages are rendered at (default 200)")
+    p.add_argument("--pdf-dpi", type=int,
+                   help="resolution born-digital PDF pages are rendered at (a scanned page keeps "
+                        "its scan's own resolution)")
     p.add_argument("--ocr-option", action="append", metavar="KEY=VALUE", default=[],
                    help="option for the OCR backend (e.g. psm=11)")
     p.add_argument("--detector-option", action="append", metavar="NAME.KEY=VALUE", default=[],
@@ -131,7 +133,9 @@ def _add_list_flags(cfg, args) -> None:
 def register(sub) -> None:
     p = sub.add_parser("redact", help="redact page images or PDFs",
                        description="Redact page images (PNG, JPEG, TIFF, WebP, ...) or PDFs. "
-                                   "Writes DIR/<stem>.redacted.png (PDF in: .redacted.pdf) and "
+                                   "Writes DIR/<stem>.redacted.png (PDF in: .redacted.pdf, TIFF "
+                                   "in: .redacted.tif, each page at its input's size and "
+                                   "resolution) and "
                                    "DIR/<stem>.boxes.jsonl. With --preview: burns nothing, "
                                    "writes an outlined preview and the boxes file for review "
                                    "(then `redactor apply`).")
@@ -176,6 +180,17 @@ def output_names(inputs: list[Path]) -> dict[Path, str]:
                              f"{path.stem!r}; redact them into different folders")
         stems[path.stem] = path
     return {p: p.stem for p in inputs}
+
+
+def _page_bar(path: Path, n_inputs: int):
+    """A bar over the pages of one document (beside the bar over the inputs), for documents
+    of several pages; off when stderr is not a terminal, like every bar here."""
+    from tqdm import tqdm
+
+    from redactor.batch.walk import estimate_pages
+    pages = estimate_pages(path)
+    return tqdm(total=pages, unit="page", desc=path.name, leave=False, file=sys.stderr,
+                position=1 if n_inputs > 1 else 0, disable=None if pages > 1 else True)
 
 
 def run(args) -> int:
@@ -237,7 +252,9 @@ def run(args) -> int:
                                     f"boxes in {doc.boxes})"), file=sys.stdout)
                 continue
             try:
-                doc = redact_document(redactor, path, out_dir, names[path], analyzer)
+                with _page_bar(path, len(inputs)) as bar:
+                    doc = redact_document(redactor, path, out_dir, names[path], analyzer,
+                                          progress=bar.update)
             except RedactorError as exc:
                 failures.append(exc)
                 msg = str(exc) if path.name in str(exc) else f"{path.name}: {exc}"

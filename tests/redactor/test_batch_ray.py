@@ -36,7 +36,7 @@ def make_archive(root: Path) -> None:
     (root / "b").mkdir()
     render_page(*PEOPLE[0]).save(root / "a" / "one.png")
     render_page(*PEOPLE[1]).save(root / "b" / "two.png")
-    # two pages in one TIFF: a PDF output
+    # two pages in one TIFF: a TIFF output
     first, second = render_page(*PEOPLE[2]), render_page(*PEOPLE[0])
     first.save(root / "b" / "scan.tiff", save_all=True, append_images=[second])
 
@@ -66,7 +66,7 @@ def test_ray_executor_matches_the_process_pool_byte_for_byte(tmp_path):
 
     pool, on_ray = outputs(tmp_path / "pool"), outputs(tmp_path / "ray")
     assert sorted(pool) == ["a/one.boxes.jsonl", "a/one.redacted.png", "b/scan.boxes.jsonl",
-                            "b/scan.redacted.pdf", "b/two.boxes.jsonl", "b/two.redacted.png"]
+                            "b/scan.redacted.tif", "b/two.boxes.jsonl", "b/two.redacted.png"]
     assert sorted(on_ray) == sorted(pool)
     for name in pool:
         assert on_ray[name] == pool[name], name

@@ -347,11 +347,11 @@ def test_outputs_failing_verification_are_quarantined_not_published(tmp_path, ca
     assert json.loads(row["verification"])["result"] == "failed"
     assert PEOPLE[0][0] not in row["verification"] + row["error"]   # no values in the manifest
     assert not redacted_of(dst, rels[0]).exists() and not boxes_of(dst, rels[0]).exists()
-    assert redacted_of(dst / ".quarantine", rels[0]).exists()
-    assert ".quarantine" in capsys.readouterr().out
+    assert redacted_of(dst / "quarantine", rels[0]).exists()
+    assert "/quarantine" in capsys.readouterr().out
 
     assert main(args) == EXIT_PARTIAL   # left alone ...
     assert manifest_rows(dst)[rels[0]]["attempts"] == 1
     assert main(args + ["--retry-quarantined"]) == EXIT_PARTIAL   # ... unless asked
     assert manifest_rows(dst)[rels[0]]["attempts"] == 2
-    assert redacted_of(dst / ".quarantine", rels[0]).exists()
+    assert redacted_of(dst / "quarantine", rels[0]).exists()

@@ -200,7 +200,7 @@ def test_multi_page_preview_and_apply(page, tmp_path):
     (out / "doc.boxes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
     assert main(["apply", str(tiff), "--boxes", str(out / "doc.boxes.jsonl"), "--out", str(final)]) == 0
     from redactor.imageio import read_pages
-    p1, p2 = (np.asarray(p.image.convert("L")) for p in read_pages(final / "doc.redacted.pdf"))
+    p1, p2 = (np.asarray(p.image.convert("L")) for p in read_pages(final / "doc.redacted.tif"))
     assert dark_share(p1, values["John Smith"]) > 0.97
     assert dark_share(p2, values["John Smith"]) < 0.5
 
