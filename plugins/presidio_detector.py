@@ -8,7 +8,7 @@ instance (loading spaCy costs seconds; per-instance options are applied per call
 Presidio's labels become our fine types through ``mappings/presidio.yaml``. A PERSON made
 only of a document's own vocabulary ("Tel", "Purchase Order", "March": spaCy reads form
 text without sentences) is dropped, and so are the words of a PERSON that are mostly digits
-("Y. 08/07/1979", "CLM7966922") (option ``drop_form_words``, on; plugins/_form_vocabulary.py).
+("Y. 08/07/1979", "CLM7966922") (option ``drop_form_words``, on; redactor/form_vocabulary.py).
 A UK NHS number that is also a valid North American phone number is left to the phone
 recognizers.
 The small model's ORG/GPE entities that read as a census given name and surname ("filed by
@@ -25,7 +25,7 @@ from typing import Any, Iterable
 import yaml
 
 from plugins._census_names import census_name_recognizer
-from plugins._form_vocabulary import only_form_words
+from redactor.form_vocabulary import only_form_words
 from plugins._options import as_bool, as_choice, as_float
 from plugins._windows import merge_spans
 from redactor.errors import InputError, PluginUnavailable

@@ -11,6 +11,7 @@ import logging
 import os
 import pkgutil
 import sys
+from importlib.metadata import entry_points
 
 from redactor import __version__
 from redactor.errors import PluginUnavailable, RedactorError, exit_code_for, one_line
@@ -61,10 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress details")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     import redactor.commands as commands
-    for mod in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if mod.name.startswith("_"):
-            continue
-        importlib.import_module(f"redactor.commands.{mod.name}").register(sub)
+    registers = {mod.name: importlib.import_module(f"redactor.commands.{mod.name}").register
+                 for mod in pkgutil.iter_modules(commands.__path__) if not mod.name.startswith("_")}
+    # commands of other packages (the evaluation's: eval, bench, predict, synth, docpp) come
+    # through entry points, so the core does not import them
+    for ep in entry_points(group="redactor.commands"):
+        registers.setdefault(ep.name, ep)
+    for name in sorted(registers):
+        register = registers[name]
+        (register.load() if hasattr(register, "load") else register)(sub)
     for command in _subcommands(parser):
         command.formatter_class = HelpFormatter
         if "-v" not in command._option_string_actions:

@@ -22,7 +22,7 @@ names, phones or cards. So the re-read yields *candidates* (what the old check r
    before the value). Partial shapes never match: a phone's tail beside a box is not a
    phone number.
 3. **A full person name** (``name``): a detector's critical span that starts with a name as
-   the census lists spell one (``plugins._census_names.reads_as_name``: given name, optional
+   the census lists spell one (``redactor.census_names.reads_as_name``: given name, optional
    middle names or initials, surname; or initials and a census surname or a rare
    capitalised word, "J. S. Wigand"; or a given name and a rare capitalised word, "David
    Cicilline"), its box not overlapping a burned box (``NAME_MAX_COVERED``). Junk read
@@ -251,7 +251,7 @@ def _census():
     """(reads_as_name, given names, surnames, veto words) of the census name lists that the
     default detectors ship, or None without them (the name rule is then off)."""
     try:
-        from plugins import _census_names as c
+        from redactor import census_names as c
     except ImportError:
         return None
     return c.reads_as_name, c.given_names(), c.surnames(), c.veto_words()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from plugins._census_names import MAX_WORDS, reads_as_name
+from redactor.census_names import MAX_WORDS, reads_as_name
 from plugins.rules import values as V
 from plugins.rules.hits import Hit, trim
 from plugins.rules.layout import Layout, Line
@@ -147,7 +147,7 @@ def find_name_hits(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None
 
 def _census_name_lines(layout: Layout) -> list[Hit]:
     """A line that is nothing but a given name and a surname of the census lists
-    (plugins/_census_names.py: "Gregory Burgess" as a memo's or a card's heading): a
+    (redactor/census_names.py: "Gregory Burgess" as a memo's or a card's heading): a
     person's name, whatever NER makes of two words without a sentence."""
     out = []
     for line in layout.lines:

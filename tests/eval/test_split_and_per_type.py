@@ -8,7 +8,7 @@ import pytest
 from eval.api import evaluate
 from eval.dataset import GoldBox, GoldPage, select_split
 from eval.predictions import PagePrediction, Prediction
-from redactor.bench import per_type_markdown
+from eval.bench import per_type_markdown
 from redactor.cli import main
 from redactor.errors import InputError
 

@@ -123,7 +123,7 @@ def test_names_the_small_model_files_as_org_or_place_are_persons(detector):
 
 
 def test_census_name_test_vetoes_places_organisations_and_captions():
-    from plugins._census_names import reads_as_name
+    from redactor.census_names import reads_as_name
     for name in ("Kelsey Hill", "Mary C. Bailey", "JOHN SMITH,", "April Jones", "Mary Ann Smith",
                  "Ana Lopez-Garcia"):
         assert reads_as_name(name.split()), name
