@@ -1,9 +1,11 @@
 """Finding a model's weights on this machine for the local model detectors.
 
-``--model`` takes a folder or a Hugging Face id. A folder is used as it is; an id is looked
-up in the local Hugging Face cache only (never downloaded unless the user allows it and
-``HF_HUB_OFFLINE`` is not set). A missing model is a ``PluginUnavailable`` that says what to
-download and where to put it; a folder without the expected files is an ``InputError``.
+The detector option ``model`` (``--detector-option gliner.model=DIR``; config
+``[detector_options.gliner] model = "DIR"``) takes a folder or a Hugging Face id. A folder is
+used as it is; an id is looked up in the local Hugging Face cache only (never downloaded
+unless the user allows it and ``HF_HUB_OFFLINE`` is not set). A missing model is a
+``PluginUnavailable`` that says what to download and where to put it; a folder without the
+expected files is an ``InputError``.
 """
 from __future__ import annotations
 
@@ -45,8 +47,8 @@ def resolve_model_dir(model: str, *, plugin: str, required: tuple[str, ...],
         raise PluginUnavailable(f"{plugin}: model folder {model} does not exist")
     folder = _cached_snapshot(model, allow_download=allow_download and not hub_offline())
     if folder is None:
-        raise PluginUnavailable(
-            f"{plugin}: model {model!r} is not on this machine: {where_to_put(plugin, model)}")
+        raise PluginUnavailable(f"{plugin}: no weights for {model} on this machine "
+                                f"({where_to_put(plugin, model)})")
     missing = [f for f in required if not (folder / f).exists()]
     if missing:
         raise PluginUnavailable(f"{plugin}: cached copy of {model!r} at {folder} is incomplete "
@@ -55,11 +57,11 @@ def resolve_model_dir(model: str, *, plugin: str, required: tuple[str, ...],
 
 
 def where_to_put(plugin: str, model: str) -> str:
-    """How to give a plugin its weights, in real flags and options."""
-    return (f"download the Hugging Face repo {model} where the hub is reachable (e.g. `hf "
-            f"download {model} --local-dir DIR`), copy DIR here and pass "
-            f"--detector-option {plugin}.model=DIR (config: [detector_options.{plugin}] "
-            f"model = \"DIR\"), or put it in the Hugging Face cache {hf_cache_dir()}")
+    """How to give a plugin its weights, in flags and config keys that exist."""
+    return (f"pass --detector-option {plugin}.model=DIR or, in a config file, "
+            f"[detector_options.{plugin}] model = \"DIR\", DIR holding the Hugging Face repo "
+            f"{model}, e.g. from `hf download {model} --local-dir DIR` where the hub is "
+            f"reachable; or put the repo in the Hugging Face cache at {hf_cache_dir()}")
 
 
 def weights_reason(plugin: str, model: str, required: tuple[str, ...]) -> str | None:
@@ -69,12 +71,13 @@ def weights_reason(plugin: str, model: str, required: tuple[str, ...]) -> str | 
     path = Path(model).expanduser()
     if path.is_dir():
         missing = [f for f in required if not (path / f).exists()]
-        return f"{path} is not a model folder for {plugin} (missing {', '.join(missing)})" if missing else None
+        return f"{path} is not a model folder for {plugin} (missing {', '.join(missing)})" \
+            if missing else None
     if not _looks_like_repo_id(model):
         return f"model folder {model} does not exist"
     folder = _cached_snapshot(model, allow_download=False)
     if folder is None or any(not (folder / f).exists() for f in required):
-        return f"no weights for {model} on this machine: {where_to_put(plugin, model)}"
+        return f"no weights for {model} ({where_to_put(plugin, model)})"
     return None
 
 

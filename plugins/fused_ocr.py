@@ -23,7 +23,7 @@ from plugins.rapidocr_ocr import RapidOcr, page_words
 from plugins.tesseract_ocr import TesseractOcr
 from redactor.aligner import union_box
 from redactor.model import OcrPage, WordBox
-from redactor.plugin_api import OcrBackend
+from redactor.plugin_api import OcrBackend, forwarded_options
 from redactor.unread_ink import page_ink_threshold
 
 ALGORITHM_REVISION = "3"
@@ -48,11 +48,11 @@ class FusedOcr(OcrBackend):
         self.tesseract = TesseractOcr(**tess)
 
     @classmethod
-    def option_names(cls) -> frozenset[str]:
+    def options_model(cls):
         # ``where``, the rapidocr backend's options with a ``rapidocr_`` prefix and the
-        # tesseract backend's as they are (forwarded through ``**options``)
-        return frozenset({"where"} | {f"rapidocr_{n}" for n in RapidOcr.option_names()}
-                         | TesseractOcr.option_names())
+        # tesseract backend's as they are (forwarded through ``**options``): checked, types
+        # too, against the backend each goes to, so a typo fails before either engine loads
+        return forwarded_options(cls, ("rapidocr_", RapidOcr), TesseractOcr)
 
     @classmethod
     def unavailable_reason(cls, **options) -> str | None:

@@ -1,7 +1,7 @@
 """Detector ``gliner2``: a GLiNER2 model (package ``gliner2``) run with an entity-extraction
 schema on the OCR page text.
 
-Same contract as ``gliner`` (``--model`` folder or cached Hugging Face id, label presets and
+Same contract as ``gliner`` (option ``model``: a folder or cached Hugging Face id, label presets and
 mapping in ``mappings/gliner2.yaml``, threshold, token-limited overlapping windows with
 exact offsets); only loading and prediction differ.
 """

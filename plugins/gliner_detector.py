@@ -1,9 +1,10 @@
 """Detector ``gliner``: a GLiNER model (package ``gliner``) on the OCR page text.
 
-The model comes from ``--model`` (a folder or a Hugging Face id found in the local cache;
-``REDACTOR_GLINER_MODEL`` sets the default). GLiNER is prompted with label names: a preset
-chosen from the model's name (``mappings/gliner.yaml``: the published PII models' label sets)
-or the user's ``labels``; each label maps to a fine type in the same file. The page text is
+The model comes from the option ``model`` (``--detector-option gliner.model=DIR``: a folder,
+or a Hugging Face id found in the local cache; ``REDACTOR_GLINER_MODEL`` sets the default).
+GLiNER is prompted with label names: a preset chosen from the model's name
+(``mappings/gliner.yaml``: the published PII models' label sets) or the user's ``labels``;
+each label maps to a fine type in the same file. The page text is
 cut into overlapping windows of whole words that fit the model's word limit and its
 encoder's sub-word limit (prompt included); spans come back with exact page offsets.
 

@@ -31,7 +31,7 @@ from plugins._retry import call_with_retries
 from plugins._text_chunks import Chunk, chunk_text
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, Redaction, Span
-from redactor.plugin_api import Detector, OcrFreeSystem, load_label_mapping, option_parameters
+from redactor.plugin_api import Detector, OcrFreeSystem, forwarded_options, load_label_mapping
 
 log = logging.getLogger(__name__)
 
@@ -137,10 +137,9 @@ class _DlpClient:
         return credentials_reason()
 
     @classmethod
-    def option_names(cls) -> frozenset[str]:
+    def options_model(cls):
         # the client's options reach ``_setup`` through ``**options``
-        own = set(option_parameters(cls.__init__))
-        return frozenset(own | set(option_parameters(cls._setup)))
+        return forwarded_options(cls, _DlpClient._setup)
 
     def _setup(self, project=None, location="global", api_endpoint=None, transport="rest",
                credentials=None, info_types=None, min_likelihood="POSSIBLE", timeout=60,

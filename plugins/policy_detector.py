@@ -9,6 +9,9 @@ Matching runs on ``page.text`` with offsets, so a value split over OCR words ("$
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pydantic
 
 from redactor.errors import InputError
 from redactor.model import OcrPage, Span
@@ -19,10 +22,14 @@ class PolicyDetector(Detector):
     name = "policy"
     mapping_file = "policy.yaml"
 
-    @classmethod
-    def option_names(cls) -> frozenset[str]:
-        # ``policy_file`` and ``policies`` are older spellings of ``policy``
-        return frozenset({"policy", "include_operands", "policy_file", "policies"})
+    class Options(pydantic.BaseModel):
+        # declared: ``policy_file`` and ``policies``, older spellings of ``policy``, reach
+        # ``__init__`` through ``**options``
+        model_config = pydantic.ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+        policy: Any = None   # a YAML/JSON policy file, or a loaded PolicySet/Policy
+        include_operands: bool = False
+        policy_file: Any = None
+        policies: Any = None
 
     def __init__(self, policy=None, include_operands: bool = False, **options):
         # options: policy = path of a YAML/JSON policy file (or a loaded PolicySet/Policy)

@@ -61,10 +61,6 @@ _NANP_SHAPED_LABELS = frozenset({"UK_NHS"})
 
 DENY_PREFIX = "REDACTOR_DENY_"   # Presidio entity label of the deny-list recognizer, per type
 
-OPTIONS = ("spacy_model", "language", "entities", "allow_list", "allow_list_match",
-           "deny_list", "deny_list_type", "min_score", "include_organizations", "drop_form_words",
-           "census_names")
-
 
 def _module_installed(name: str) -> bool:
     try:
@@ -247,7 +243,7 @@ class PresidioDetector(Detector):
                  census_names: bool = True, **unknown):
         if unknown:
             raise InputError(f"{self.name}: unknown option(s) {', '.join(sorted(unknown))} "
-                             f"(known: {', '.join(self.option_names())})")
+                             f"(known: {', '.join(sorted(self.option_names()))})")
         if language != "en" and not spacy_model:
             raise InputError(f"{self.name}: language {language!r} needs a spacy_model for it")
         self.min_score = as_float("min_score", min_score, 0.0, 1.0)
@@ -266,10 +262,6 @@ class PresidioDetector(Detector):
         self._ad_hoc = self._build_deny_recognizers()
         if self.census_names and (self.entities is None or "PERSON" in self.entities):
             self._ad_hoc.append(census_name_recognizer(self.language))
-
-    @classmethod
-    def option_names(cls) -> tuple[str, ...]:
-        return OPTIONS
 
     @classmethod
     def vendor_labels(cls) -> dict[str, str]:

@@ -13,11 +13,9 @@ from typing import Any
 from plugins._local_model import resolve_model_dir, weights_reason
 from plugins._options import as_bool, as_float
 from plugins.gliner_detector import _installed, read_label_file
-from plugins.presidio_detector import OPTIONS, PresidioDetector, build_analyzer, presidio_labels
+from plugins.presidio_detector import PresidioDetector, build_analyzer, presidio_labels
 from redactor.errors import InputError
-from redactor.plugin_api import load_label_mapping
-
-GLINER_OPTIONS = ("model", "threshold", "keep_spacy_ner", "allow_download")
+from redactor.plugin_api import forwarded_options, load_label_mapping
 
 
 @lru_cache(maxsize=2)
@@ -66,8 +64,9 @@ class PresidioGlinerDetector(PresidioDetector):
         return presidio_labels("presidio.yaml") + presidio_labels(cls.mapping_file)
 
     @classmethod
-    def option_names(cls) -> tuple[str, ...]:
-        return OPTIONS + GLINER_OPTIONS
+    def options_model(cls):
+        # the GLiNER recognizer's options, and Presidio's passed on through ``**presidio_options``
+        return forwarded_options(cls, PresidioDetector)
 
     def __init__(self, model: str | None = None, threshold: Any = 0.5, keep_spacy_ner: Any = False,
                  allow_download: Any = False, **presidio_options):

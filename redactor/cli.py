@@ -155,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("redactor: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader of stdout went away (`redactor config | head`): stop quietly, with the
+        # status of a process a SIGPIPE ended, since work may have been left undone
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except MemoryError as exc:
         print("redactor: error: out of memory (exit code 8; pages are processed one at a time, "
               "so lower --pdf-dpi or --max-pixels, or use fewer --workers)", file=sys.stderr)

@@ -76,19 +76,18 @@ def merge_spans(page: OcrPage, spans: list[Span]) -> list[Span]:
 
 
 def check_available(config: RedactorConfig) -> None:
-    """Raise PluginUnavailable/InputError now for any plugin the config names, before work
-    is handed to worker processes (where the failure would be harder to read)."""
+    """Raise PluginUnavailable/InputError now for any plugin the config names, given its
+    options (a model folder among them counts), before work is handed to worker processes
+    (where the failure would be harder to read). Cheap: no model is loaded."""
+    options = config.detector_options or {}
     if config.ocr_free:
-        wanted = [("ocr_free", config.ocr_free)]
+        wanted = [("ocr_free", config.ocr_free, options.get(config.ocr_free, {}))]
     else:
-        wanted = [("ocr", config.ocr)] + [("detector", d) for d in config.detectors] + \
-            [("visual", v) for v in config.visual]
-    for kind, name in wanted:
-        cls = registry.plugin_class(kind, name)
-        reason = cls.unavailable_reason()
-        if reason:
-            from redactor.errors import PluginUnavailable
-            raise PluginUnavailable(f"{kind.replace('_', '-')} plugin {name!r} is unavailable: {reason}")
+        wanted = [("ocr", config.ocr, config.ocr_options or {})] + \
+            [("detector", d, options.get(d, {})) for d in config.detectors] + \
+            [("visual", v, options.get(v, {})) for v in config.visual]
+    for kind, name, opts in wanted:
+        registry.check_available(kind, name, opts)
 
 
 class Redactor:

@@ -5,14 +5,18 @@ A plugin class is registered under an entry point (group ``redactor.ocr``,
 
 - ``name``: the name users select it by;
 - ``emits()``: the fine types it can emit (derived from its mapping file, for detectors);
-- ``unavailable_reason(**options)``: ``None`` when it can run here now, otherwise why not
-  (missing binary, package, model weights or credentials). It may take the options it needs
-  to answer (e.g. ``model``; the registry passes those its signature names; a zero-argument
-  one is called without). It must be cheap and must not import heavy SDKs eagerly;
+- ``unavailable_reason(...)``: ``None`` when it can run here now, otherwise why not
+  (missing binary, package, model weights or credentials). It may name options it needs to
+  answer as keyword parameters (e.g. ``model``); the registry passes those it has (all of
+  them to a ``**options`` one), and a zero-argument one (the first contract) is called
+  without. It must be cheap and must not import heavy SDKs or model libraries;
 - ``__init__(**options)``: loads models/clients (raise ``PluginUnavailable`` if it cannot).
-  Its named parameters are the plugin's options: the registry refuses other names and
-  values of the wrong type before the plugin is built (``option_names()`` says otherwise
-  for a plugin that forwards ``**options``);
+  Its options are a pydantic model, ``options_model()``: by default derived from the named
+  parameters of ``__init__`` (type: the annotation when it is a plain scalar, else that of
+  the default); a plugin whose options reach it through ``**options`` declares them, as an
+  ``Options`` model (``extra="forbid"``) or with ``forwarded_options``. The registry refuses
+  any other name, and a value of the wrong type, before the plugin is built; values reach
+  ``__init__`` as given (strings from the command line), for the plugin to coerce;
 - the work method: ``read(image) -> OcrPage`` (OCR), ``detect(page) -> list[Span]``
   (detectors), ``redact_page(image) -> list[Redaction]`` (OCR-free systems),
   ``find(image, page) -> list[Redaction]`` (visual detectors: signatures, faces, codes).
@@ -20,7 +24,9 @@ Instances are stateless between pages except for loaded models and clients.
 """
 from __future__ import annotations
 
+import functools
 import inspect
+import types
 import typing
 from pathlib import Path
 from typing import Any, ClassVar
@@ -53,6 +59,9 @@ def load_label_mapping(filename: str | Path) -> dict[str, str]:
 class Plugin:
     name: ClassVar[str] = ""
     mapping_file: ClassVar[str | None] = None   # mappings/<file>.yaml when the plugin has vendor labels
+    # A pydantic model of the options, for a plugin whose ``__init__`` takes ``**options``
+    # (None: derived from the signature, see ``options_model``)
+    Options: ClassVar[type | None] = None
 
     @classmethod
     def emits(cls) -> frozenset[str]:
@@ -65,24 +74,15 @@ class Plugin:
         return None
 
     @classmethod
+    def options_model(cls):
+        """The plugin's options as a pydantic model (``extra="forbid"``): ``Options`` when
+        the class declares one, else derived from ``__init__``. Override (e.g. with
+        ``forwarded_options``) when options are passed on to parts."""
+        return declared_or_derived(cls)
+
+    @classmethod
     def option_names(cls) -> frozenset[str]:
-        """The options ``__init__`` takes: its named parameters. Override when options
-        reach the plugin through ``**options`` (forwarded to parts, or several spellings)."""
-        return frozenset(option_parameters(cls.__init__))
-
-    @classmethod
-    def option_defaults(cls) -> dict[str, Any]:
-        return {name: p.default for name, p in option_parameters(cls.__init__).items()
-                if p.default is not inspect.Parameter.empty}
-
-    @classmethod
-    def option_types(cls) -> dict[str, Any]:
-        """Declared types of the options, where ``__init__`` annotates them."""
-        try:
-            hints = typing.get_type_hints(cls.__init__)
-        except Exception:   # an annotation that does not resolve: no type to check
-            return {}
-        return {k: v for k, v in hints.items() if k in option_parameters(cls.__init__)}
+        return frozenset(cls.options_model().model_fields)
 
     def describe(self) -> str:
         return self.name
@@ -126,3 +126,115 @@ def option_parameters(function) -> dict[str, inspect.Parameter]:
         return {}
     return {name: p for i, (name, p) in enumerate(params.items())
             if i > 0 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+
+
+# Options arrive as strings from the command line: a number given where the plugin means a
+# name (a project id, a language code) is still that name.
+# (``model_*`` names are options too: no protected namespace.)
+_MODEL_CONFIG = {"extra": "forbid", "coerce_numbers_to_str": True, "arbitrary_types_allowed": True,
+                 "protected_namespaces": ()}
+_SCALARS = (bool, int, float, str, Path)
+
+
+def options_of(cls):
+    """The options model of any plugin class: ``options_model()`` of a ``Plugin``; for a
+    class not built on ``Plugin``, its ``Options`` or one derived from its ``__init__``."""
+    method = getattr(cls, "options_model", None)
+    return method() if callable(method) else declared_or_derived(cls)
+
+
+@functools.lru_cache(maxsize=None)
+def declared_or_derived(cls):
+    for klass in cls.__mro__:
+        # the nearest class that declares Options or defines __init__ says what the options are
+        declared = vars(klass).get("Options")
+        if declared is not None:
+            return declared
+        if "__init__" in vars(klass):
+            break
+    return _model_of(f"{cls.__name__}Options", signature_fields(cls.__init__))
+
+
+@functools.lru_cache(maxsize=None)
+def forwarded_options(cls, *parts):
+    """The options of a plugin whose ``**options`` are passed on: its own named parameters
+    and each part's. A part is a function (its named parameters), a plugin class (its
+    options) or ``(prefix, plugin class)`` for options passed on without that prefix."""
+    fields = dict(signature_fields(cls.__init__))
+    for part in parts:
+        prefix, part = part if isinstance(part, tuple) else ("", part)
+        if inspect.isclass(part):
+            for key, info in options_of(part).model_fields.items():
+                fields.setdefault(prefix + key, (info.annotation,
+                                                 ... if info.is_required() else info.default))
+        else:
+            for key, spec in signature_fields(part).items():
+                fields.setdefault(prefix + key, spec)
+    return _model_of(f"{cls.__name__}Options", fields)
+
+
+def signature_fields(function) -> dict[str, tuple[Any, Any]]:
+    """``name -> (type, default)`` of a function's named parameters; ``...``: required."""
+    try:
+        hints = typing.get_type_hints(function)
+    except Exception:   # an annotation that does not resolve: the default says the type
+        hints = {}
+    out = {}
+    for name, p in option_parameters(function).items():
+        default = ... if p.default is p.empty else p.default
+        out[name] = (_field_type(hints.get(name), default), default)
+    return out
+
+
+def _field_type(hint, default):
+    """The type to check a value against: a plain scalar annotation (or a union of them,
+    None allowed), else the type of a scalar default, else anything (the plugin's own
+    parsing decides: lists, paths or strings it splits)."""
+    if hint is not None and _is_scalar_type(hint):
+        return hint
+    if isinstance(default, bool):
+        return bool
+    if isinstance(default, int):
+        # an unannotated whole default still means a number: ``timeout=60`` takes 2.5
+        # (float first: a bad value is then "not a valid number")
+        return float | int
+    if isinstance(default, (float, str)):
+        return type(default)
+    return Any
+
+
+def _is_scalar_type(hint) -> bool:
+    if hint in _SCALARS:
+        return True
+    if typing.get_origin(hint) is typing.Literal:
+        return True
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return all(a in _SCALARS or a is type(None) for a in typing.get_args(hint))
+    return False
+
+
+def _model_of(name: str, fields: dict[str, tuple[Any, Any]]):
+    import warnings
+
+    import pydantic   # here: importing a plugin module need not import pydantic
+
+    with warnings.catch_warnings():
+        # an option may be called what a pydantic method is (``json``, ``copy``): the model
+        # only validates, so the shadowing is harmless and not the user's to hear about
+        warnings.filterwarnings("ignore", message="Field name .* shadows an attribute")
+        return pydantic.create_model(name, __config__=pydantic.ConfigDict(**_MODEL_CONFIG),
+                                     **dict(sorted(fields.items())))
+
+
+def type_text(hint) -> str:
+    """How ``redactor plugins --options`` shows an option's type."""
+    if hint is Any or hint is None:
+        return "any"
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) is typing.Literal:
+        return " | ".join(repr(a) for a in typing.get_args(hint))
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        if set(args) == {int, float}:
+            return "number"
+        return " | ".join(type_text(a) for a in args)
+    return {Path: "path"}.get(hint, getattr(hint, "__name__", str(hint)))

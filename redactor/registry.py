@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import difflib
 import inspect
-import types
-import typing
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
 from redactor.errors import InputError, PluginUnavailable
+from redactor.plugin_api import options_of, type_text
 
 GROUPS = {"ocr": "redactor.ocr", "detector": "redactor.detectors", "ocr_free": "redactor.ocr_free",
           "visual": "redactor.visual"}
@@ -24,7 +23,7 @@ class PluginInfo:
     reason: str | None
     emits: tuple[str, ...]
     target: str
-    options: dict[str, str] = None   # option -> default, as text
+    options: dict[str, dict] = None   # option -> {type, default, required}
 
     def __post_init__(self):
         if self.options is None:
@@ -58,77 +57,42 @@ def create(kind: str, name: str, **options):
     PluginUnavailable with the reason."""
     cls = plugin_class(kind, name)
     check_options(kind, name, options, cls)
-    reason = unavailable_reason(cls, options)
-    if reason:
-        raise PluginUnavailable(f"{kind.replace('_', '-')} plugin {name!r} is unavailable: {reason}")
+    check_available(kind, name, options, cls)
     return cls(**options)
 
 
 def check_options(kind: str, name: str, options: dict[str, Any], cls=None) -> None:
-    """Refuse an option the plugin does not have (naming the close one) or a value that is
-    not of its declared type, before the plugin (and its models) is loaded: a typo must
-    not pass for a setting that took effect."""
-    cls = cls or plugin_class(kind, name)
-    label = f"{kind.replace('_', '-')} plugin {name!r}"
-    known = set(_option_names(cls))
-    for key in options:
-        if key not in known:
-            close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise InputError(f"{label} has no option {key!r}{hint} "
-                             f"(options: {', '.join(sorted(known)) or 'none'})")
-    expected = _expected_types(cls)
-    for key, value in options.items():
-        if key in expected:
-            _check_type(label, key, value, expected[key])
-
-
-def _option_names(cls) -> frozenset[str]:
-    method = getattr(cls, "option_names", None)
-    if method is not None:
-        return frozenset(method())
-    from redactor.plugin_api import option_parameters   # a class not built on Plugin
-    return frozenset(option_parameters(cls.__init__))
-
-
-_SCALARS = (bool, int, float, str)
-
-
-def _expected_types(cls) -> dict[str, Any]:
-    """The type each option must have: its annotation when that is a plain scalar (or one
-    with None), else the type of its scalar default; options with neither are the plugin's
-    to check."""
-    declared = getattr(cls, "option_types", lambda: {})()
-    defaults = getattr(cls, "option_defaults", lambda: {})()
-    out: dict[str, Any] = {}
-    for key in set(declared) | set(defaults):
-        hint = declared.get(key)
-        if hint is not None and _is_scalar_type(hint):
-            out[key] = hint
-        elif isinstance(defaults.get(key), _SCALARS):
-            out[key] = type(defaults[key])
-    return out
-
-
-def _is_scalar_type(hint) -> bool:
-    if hint in _SCALARS:
-        return True
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        args = typing.get_args(hint)
-        return all(a in _SCALARS or a is type(None) for a in args)
-    return False
-
-
-def _check_type(label: str, key: str, value: Any, expected) -> None:
+    """Refuse an option the plugin does not have (naming the close one) or a value its
+    options model does not take, in one line, before the plugin (and its models) is
+    loaded: a typo must not pass for a setting that took effect. ``None`` is "not set"."""
     import pydantic
 
-    if value is None:
-        return     # "not set": the plugin's default
+    cls = cls or plugin_class(kind, name)
+    label = f"{kind.replace('_', '-')} plugin {name!r}"
+    model = options_of(cls)
+    known = sorted(model.model_fields)
+    for key in options:
+        if key not in model.model_fields:
+            close = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise InputError(f"{label} has no option {key!r}{hint} "
+                             f"(options: {', '.join(known) or 'none'})")
     try:
-        pydantic.TypeAdapter(expected).validate_python(value)
+        model.model_validate({k: v for k, v in options.items() if v is not None})
     except pydantic.ValidationError as exc:
-        msg = exc.errors()[0]["msg"]
-        raise InputError(f"{label}: option {key}: {msg[:1].lower()}{msg[1:]} (got {value!r})") from None
+        error = exc.errors()[0]
+        key = str(error["loc"][0]) if error["loc"] else "?"
+        msg = error["msg"][:1].lower() + error["msg"][1:]
+        got = f" (got {options[key]!r})" if key in options else ""
+        raise InputError(f"{label}: option {key}: {msg}{got}") from None
+
+
+def check_available(kind: str, name: str, options: dict[str, Any] | None = None, cls=None) -> None:
+    """Raise PluginUnavailable unless the plugin can run here with these options (a model
+    folder given as an option counts): cheap, nothing is loaded."""
+    reason = unavailable_reason(cls or plugin_class(kind, name), options)
+    if reason:
+        raise PluginUnavailable(f"{kind.replace('_', '-')} plugin {name!r} is unavailable: {reason}")
 
 
 def unavailable_reason(cls, options: dict[str, Any] | None = None) -> str | None:
@@ -145,22 +109,31 @@ def unavailable_reason(cls, options: dict[str, Any] | None = None) -> str | None
     return method(**{k: v for k, v in options.items() if k in params})
 
 
-def options_text(cls) -> dict[str, str]:
-    defaults = getattr(cls, "option_defaults", lambda: {})()
-    return {name: ("" if name not in defaults else repr(defaults[name]))
-            for name in sorted(_option_names(cls))}
+def options_table(cls) -> dict[str, dict[str, Any]]:
+    """``option -> {type, default, required}`` for ``redactor plugins`` (defaults that are
+    not plain values as their repr, so the table is JSON)."""
+    out = {}
+    for key, info in sorted(options_of(cls).model_fields.items()):
+        required = info.is_required()
+        default = None if required else info.default
+        if not isinstance(default, (bool, int, float, str, type(None))):
+            default = repr(default)
+        out[key] = {"type": type_text(info.annotation), "default": default, "required": required}
+    return out
 
 
-def describe_all() -> list[PluginInfo]:
+def describe_all(given: dict[tuple[str, str], dict[str, Any]] | None = None) -> list[PluginInfo]:
+    """Every installed plugin; ``given``: options per ``(kind, name)`` that availability is
+    judged with (a model folder makes a local-model detector available)."""
     out: list[PluginInfo] = []
     for kind in GROUPS:
         for name, ep in sorted(_entry_points(kind).items()):
-            options: dict[str, str] = {}
+            options: dict[str, dict] = {}
             try:
                 cls = ep.load()
-                reason = unavailable_reason(cls)
+                reason = unavailable_reason(cls, (given or {}).get((kind, name)))
                 emits = tuple(sorted(cls.emits()))
-                options = options_text(cls)
+                options = options_table(cls)
             except Exception as exc:  # a broken third-party plugin must not hide the others
                 reason, emits = f"cannot be loaded: {type(exc).__name__}: {exc}", ()
             out.append(PluginInfo(kind, name, reason is None, reason, emits, ep.value, options))

@@ -32,7 +32,7 @@ from redactor.batch.walk import InputFile, check_folders, estimate_pages, file_s
 from redactor.batch.work import CRASHED, FAILED, OK, QUARANTINED, Outcome, Task, config_fingerprint
 from redactor.config import RedactorConfig
 from redactor.document import QUARANTINE_DIR
-from redactor.errors import InputError, OutputError, PluginUnavailable, one_line
+from redactor.errors import InputError, OutputError, one_line
 from redactor.render import atomic_output, sweep_partial_outputs
 
 DEFAULT_MANIFEST_NAME = ".redactor-manifest.sqlite"
@@ -379,16 +379,9 @@ def _sha256(data: bytes) -> str:
 def check_plugins(config: RedactorConfig) -> None:
     """Fail before starting workers when a selected plugin is unknown or cannot run here
     (cheap: no model is loaded). Workers on a Ray cluster may differ, so they check there."""
-    from redactor import registry
+    from redactor.pipeline import check_available
 
-    if config.ocr_free:
-        wanted = [("ocr_free", config.ocr_free)]
-    else:
-        wanted = [("ocr", config.ocr)] + [("detector", d) for d in config.detectors]
-    for kind, name in wanted:
-        reason = registry.plugin_class(kind, name).unavailable_reason()
-        if reason:
-            raise PluginUnavailable(f"{kind.replace('_', '-')} plugin {name!r} is unavailable: {reason}")
+    check_available(config)
 
 
 def run_batch(config: RedactorConfig, opts: BatchOptions) -> BatchSummary:

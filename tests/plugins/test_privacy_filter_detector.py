@@ -138,7 +138,8 @@ def test_missing_model_says_what_to_download(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     monkeypatch.delenv("REDACTOR_PRIVACY_FILTER_MODEL", raising=False)
-    with pytest.raises(PluginUnavailable, match=r"download the Hugging Face repo openai/privacy-filter"):
+    with pytest.raises(PluginUnavailable, match=r"no weights for openai/privacy-filter on this machine "
+                                                 r"\(pass --detector-option privacy-filter\.model=DIR"):
         PrivacyFilterDetector()
     with pytest.raises(PluginUnavailable, match="does not exist"):
         PrivacyFilterDetector(model=str(tmp_path / "nowhere"))

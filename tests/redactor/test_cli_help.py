@@ -88,3 +88,12 @@ def test_a_cli_warning_uses_it_too(tmp_path, capsys):
                  "--visual", "none"]) == 0
     err = capsys.readouterr().err
     assert "redactor: warning: --verify does not run with --preview" in err
+
+
+def test_a_closed_pipe_is_not_an_internal_error():
+    # `redactor config | head -0`: the reader is gone before the first line is written
+    proc = subprocess.Popen([sys.executable, "-m", "redactor", "config"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, bufsize=0)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141 and "internal error" not in err, err
