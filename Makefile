@@ -58,7 +58,7 @@ test: install
 
 bench: install
 	@for m in $$(ls eval/benchmarks/bench_*.py | sort); do \
-	  mod=$$(basename $$m .py); echo "== $$mod"; $(PY) -m eval.benchmarks.$$mod || exit 1; done
+	  mod=$$(basename $$m .py); echo "== $$mod"; $(PY) -m redactor_eval.benchmarks.$$mod || exit 1; done
 
 bench-data: install
 	test -f eval/data/challenge-500/pages.jsonl || \
@@ -68,10 +68,10 @@ bench-data: install
 # FUNSD is for research use); see eval/data/real/PROVENANCE.md.
 real-data: install
 	@test -n "$(FUNSD)" -a -n "$(VRDU)" || { echo "usage: make real-data FUNSD=<clone of Doc-LD/funsd-bench> VRDU=<clone of google-research-datasets/vrdu>"; exit 2; }
-	$(PY) -m eval.realdata.materialize --funsd "$(FUNSD)" --vrdu "$(VRDU)"
+	$(PY) -m redactor_eval.realdata.materialize --funsd "$(FUNSD)" --vrdu "$(VRDU)"
 
 bench-scale: install
-	$(PY) -m eval.benchmarks.bench_scale
+	$(PY) -m redactor_eval.benchmarks.bench_scale
 
 clean:
 	rm -rf out build *.egg-info
@@ -80,7 +80,7 @@ clean:
 # then re-pin the baseline. OCR_CACHE holds words already read (pages missing are read).
 OCR_CACHE ?= $(HOME)/.cache/redactor/ocr
 freeze-ocr: install
-	$(PY) -m eval.realdata.freeze_ocr --pages eval/data/real/pages.jsonl --split dev \
+	$(PY) -m redactor_eval.realdata.freeze_ocr --pages eval/data/real/pages.jsonl --split dev \
 	  --cache $(OCR_CACHE) --out eval/data/real/frozen-ocr.dev.jsonl.gz
-	$(PY) -m eval.realdata.freeze_ocr --pages eval/data/challenge/pages.jsonl \
+	$(PY) -m redactor_eval.realdata.freeze_ocr --pages eval/data/challenge/pages.jsonl \
 	  --cache $(OCR_CACHE) --out eval/data/challenge/frozen-ocr.jsonl.gz

@@ -11,13 +11,13 @@ from typing import Iterable, Mapping, Sequence
 from redactor import taxonomy
 from redactor.errors import InputError
 from redactor.model import OcrPage, WordBox
-from eval import attribution, ink as ink_measures
-from eval.coverage import restrict, type_coverage
-from eval.dataset import GoldPage, check_unique_ids
-from eval.metrics import (MISSING_PAGE, docleak, headline, match_page, missed_critical,
+from redactor_eval import attribution, ink as ink_measures
+from redactor_eval.coverage import restrict, type_coverage
+from redactor_eval.dataset import GoldPage, check_unique_ids
+from redactor_eval.metrics import (MISSING_PAGE, docleak, headline, match_page, missed_critical,
                           per_group, per_type, prepare_page)
-from eval.predictions import PagePrediction
-from eval.result import TAU_KEYS, EvalResult, PageDetail
+from redactor_eval.predictions import PagePrediction
+from redactor_eval.result import TAU_KEYS, EvalResult, PageDetail
 
 DEFAULT_TAU = 0.75
 

@@ -19,8 +19,8 @@ from typing import Sequence
 import numpy as np
 
 from redactor.model import WordBox
-from eval.matching import EPS, as_boxes, intersection_areas
-from eval.metrics import PageMatches, PreparedPage
+from redactor_eval.matching import EPS, as_boxes, intersection_areas
+from redactor_eval.metrics import PageMatches, PreparedPage
 
 OCR_CAUSES = ("ocr_miss", "detector_miss", "conflict", "type_mismatch", "box_alignment")
 OCR_FREE_CAUSES = ("interface_failure", "detector_miss", "conflict", "type_mismatch",

@@ -126,9 +126,9 @@ def run_system(spec: SystemSpec, pages: Path, out_dir: Path, cache_dir: Path, wo
 
 
 def score_system(spec: SystemSpec, pages_file: Path, run: dict, tau: float) -> dict:
-    from eval.api import evaluate
-    from eval.dataset import load_dataset, select_split
-    from eval.predictions import load_ocr_words, load_predictions
+    from redactor_eval.api import evaluate
+    from redactor_eval.dataset import load_dataset, select_split
+    from redactor_eval.predictions import load_ocr_words, load_predictions
 
     gold = select_split(load_dataset(pages_file), run.get("split"))
     if run.get("limit"):

@@ -10,7 +10,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from redactor import taxonomy
-from eval.dataset import GoldPage
+from redactor_eval.dataset import GoldPage
 
 
 def type_coverage(pages: Iterable[GoldPage], emits: frozenset[str]) -> dict[str, dict]:

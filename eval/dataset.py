@@ -13,7 +13,7 @@ from typing import Iterable
 
 from redactor import taxonomy
 from redactor.errors import InputError
-from eval.jsonl import LineError, box_in_page, is_number, parse_box, read_records, require_str
+from redactor_eval.jsonl import LineError, box_in_page, is_number, parse_box, read_records, require_str
 
 PAGE_TYPES = ("invoice", "form", "email", "letter", "document", "other")
 

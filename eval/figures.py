@@ -21,8 +21,8 @@ from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
-from eval.dataset import GoldPage  # noqa: E402
-from eval.result import PageDetail  # noqa: E402
+from redactor_eval.dataset import GoldPage  # noqa: E402
+from redactor_eval.result import PageDetail  # noqa: E402
 
 # Figure 2 of the paper: pages resized to 840x840 and cut into 14x14-pixel blocks.
 HEATMAP_SIDE = 840

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from redactor import taxonomy
-from eval.dataset import GoldPage
-from eval.matching import greedy_match, intersection_areas, iou_matrix
-from eval.predictions import PagePrediction, Prediction
+from redactor_eval.dataset import GoldPage
+from redactor_eval.matching import greedy_match, intersection_areas, iou_matrix
+from redactor_eval.predictions import PagePrediction, Prediction
 
 MISSING_PAGE = "page missing from the prediction file"
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from redactor import taxonomy
 from redactor.errors import InputError
 from redactor.model import PageResult, Redaction, WordBox
-from eval.jsonl import LineError, box_in_page, is_number, parse_box, read_records, require_str
+from redactor_eval.jsonl import LineError, box_in_page, is_number, parse_box, read_records, require_str
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from redactor.errors import OutputError
-from eval.result import TAU_KEYS, EvalResult, PageDetail
+from redactor_eval.result import TAU_KEYS, EvalResult, PageDetail
 
 HEADLINE_ROWS = (("f1_loc", "F1_loc"), ("f1_loc_gold_pages", "F1_loc (pages with gold)"),
                  ("f1_type", "F1_type"), ("docleak_all", "DocLeak_all"),
@@ -177,7 +177,7 @@ def _make_private_dirs(folder: Path) -> None:
 
 def write_report(result: EvalResult, folder: Path) -> Path:
     """Write report.md and figures into ``folder``; returns the path of report.md."""
-    from eval import figures as fig
+    from redactor_eval import figures as fig
 
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from redactor.model import WordBox
-from eval.metrics import Headline, PageMatches, PreparedPage
+from redactor_eval.metrics import Headline, PageMatches, PreparedPage
 
 TAU_KEYS = ("0.5", "0.75", "0.95")
 

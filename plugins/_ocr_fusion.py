@@ -20,7 +20,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from plugins._regions import crop_regions
+from redactor_plugins._regions import crop_regions
 from redactor.aligner import union_box
 from redactor.model import OcrPage, WordBox
 

@@ -16,7 +16,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, Sequence
 
-from plugins._retry import call_with_retries
+from redactor_plugins._retry import call_with_retries
 from redactor.errors import PluginFailed
 
 # Worth another try: a timeout, throttling, and server errors other than "not implemented"

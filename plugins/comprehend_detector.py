@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from plugins import _aws
-from plugins._options import as_bool, as_choice, as_float, as_int
-from plugins._response_cache import ResponseCache, text_content_hash
-from plugins._retry import call_with_retries
-from plugins._text_chunks import Chunk, chunk_text
+from redactor_plugins import _aws
+from redactor_plugins._options import as_bool, as_choice, as_float, as_int
+from redactor_plugins._response_cache import ResponseCache, text_content_hash
+from redactor_plugins._retry import call_with_retries
+from redactor_plugins._text_chunks import Chunk, chunk_text
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, Span
 from redactor.plugin_api import Detector, load_label_mapping

@@ -17,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from plugins._ocr_fusion import fuse_pages, text_height, weak_regions
-from plugins._options import as_choice
-from plugins.rapidocr_ocr import RapidOcr, page_words
-from plugins.tesseract_ocr import TesseractOcr
+from redactor_plugins._ocr_fusion import fuse_pages, text_height, weak_regions
+from redactor_plugins._options import as_choice
+from redactor_plugins.rapidocr_ocr import RapidOcr, page_words
+from redactor_plugins.tesseract_ocr import TesseractOcr
 from redactor.aligner import union_box
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend, forwarded_options

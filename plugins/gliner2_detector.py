@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from plugins.gliner_detector import GlinerDetector
+from redactor_plugins.gliner_detector import GlinerDetector
 
 
 class Gliner2Detector(GlinerDetector):

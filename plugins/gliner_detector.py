@@ -20,9 +20,9 @@ from typing import Any, ClassVar
 
 import yaml
 
-from plugins._local_model import resolve_model_dir, weights_reason
-from plugins._options import as_bool, as_float, as_int
-from plugins._windows import Unit, Window, merge_spans, plan_windows
+from redactor_plugins._local_model import resolve_model_dir, weights_reason
+from redactor_plugins._options import as_bool, as_float, as_int
+from redactor_plugins._windows import Unit, Window, merge_spans, plan_windows
 from redactor.errors import InputError
 from redactor.model import OcrPage, Span
 from redactor.paths import mapping_file

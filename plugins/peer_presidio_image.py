@@ -32,7 +32,7 @@ class PeerPresidioImage(OcrFreeSystem):
     def __init__(self, spacy_model: str | None = None, min_score: float = 0.0):
         from presidio_image_redactor import ImageAnalyzerEngine, TesseractOCR
 
-        from plugins.presidio_detector import resolve_spacy_model, shared_analyzer
+        from redactor_plugins.presidio_detector import resolve_spacy_model, shared_analyzer
 
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")
         self.labels = load_label_mapping(self.mapping_file)

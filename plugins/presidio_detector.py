@@ -24,10 +24,10 @@ from typing import Any, Iterable
 
 import yaml
 
-from plugins._census_names import census_name_recognizer
+from redactor_plugins._census_names import census_name_recognizer
 from redactor.form_vocabulary import only_form_words
-from plugins._options import as_bool, as_choice, as_float
-from plugins._windows import merge_spans
+from redactor_plugins._options import as_bool, as_choice, as_float
+from redactor_plugins._windows import merge_spans
 from redactor.errors import InputError, PluginUnavailable
 from redactor.model import OcrPage, Span
 from redactor.paths import mapping_file

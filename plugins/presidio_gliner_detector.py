@@ -10,10 +10,10 @@ import os
 from functools import lru_cache
 from typing import Any
 
-from plugins._local_model import resolve_model_dir, weights_reason
-from plugins._options import as_bool, as_float
-from plugins.gliner_detector import _installed, read_label_file
-from plugins.presidio_detector import PresidioDetector, build_analyzer, presidio_labels
+from redactor_plugins._local_model import resolve_model_dir, weights_reason
+from redactor_plugins._options import as_bool, as_float
+from redactor_plugins.gliner_detector import _installed, read_label_file
+from redactor_plugins.presidio_detector import PresidioDetector, build_analyzer, presidio_labels
 from redactor.errors import InputError
 from redactor.plugin_api import forwarded_options, load_label_mapping
 

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from plugins._local_model import resolve_model_dir, weights_reason
-from plugins._options import as_bool, as_float, as_int
-from plugins._windows import Unit, Window, merge_spans, plan_windows
-from plugins.gliner_detector import _installed
+from redactor_plugins._local_model import resolve_model_dir, weights_reason
+from redactor_plugins._options import as_bool, as_float, as_int
+from redactor_plugins._windows import Unit, Window, merge_spans, plan_windows
+from redactor_plugins.gliner_detector import _installed
 from redactor.errors import InputError, PluginFailed
 from redactor.model import OcrPage, Span
 from redactor.plugin_api import Detector, load_label_mapping

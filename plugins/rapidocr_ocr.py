@@ -22,7 +22,7 @@ from importlib import metadata
 import cv2
 import numpy as np
 
-from plugins._options import as_float, as_int
+from redactor_plugins._options import as_float, as_int
 from redactor.aligner import union_box
 from redactor.errors import PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, WordBox

@@ -16,17 +16,17 @@ from redactor.errors import InputError, PluginUnavailable
 from redactor.model import OcrPage, Span
 from redactor.plugin_api import Detector, load_label_mapping
 
-from plugins._options import as_float
-from plugins.rules.addresses import compile_address_regexes, find_address_hits, join_address_rows
-from plugins.rules.hits import Hit
-from plugins.rules.labels import find_label_hits
-from plugins.rules.layout import Layout
-from plugins.rules.lexicon import load_labels, load_patterns, load_vocab
-from plugins.rules.names import COLUMN_GAP, find_name_hits
-from plugins.rules.organizations import find_organization_hits, load_organization_forms
-from plugins.rules.patterns import check_validators, find_pattern_hits
-from plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
-from plugins.rules.values import is_common_word
+from redactor_plugins._options import as_float
+from redactor_plugins.rules.addresses import compile_address_regexes, find_address_hits, join_address_rows
+from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.labels import find_label_hits
+from redactor_plugins.rules.layout import Layout
+from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
+from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
+from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
+from redactor_plugins.rules.patterns import check_validators, find_pattern_hits
+from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
+from redactor_plugins.rules.values import is_common_word
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
 FALLBACK_RULES = frozenset({"long_number", "aba_routing"})

@@ -35,8 +35,8 @@ from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend
 
-from plugins import _rotated_text as rotated
-from plugins._tesseract_lib import TesseractTimeout, load_library
+from redactor_plugins import _rotated_text as rotated
+from redactor_plugins._tesseract_lib import TesseractTimeout, load_library
 
 # Bumped whenever a change here can change the words read: part of the cache key.
 ALGORITHM_REVISION = "11"

@@ -15,11 +15,11 @@ from __future__ import annotations
 import logging
 from typing import Any, Iterable
 
-from plugins import _aws
-from plugins._image_payload import encode_within
-from plugins._options import as_bool, as_float, as_int
-from plugins._response_cache import ResponseCache, image_content_hash
-from plugins._retry import call_with_retries
+from redactor_plugins import _aws
+from redactor_plugins._image_payload import encode_within
+from redactor_plugins._options import as_bool, as_float, as_int
+from redactor_plugins._response_cache import ResponseCache, image_content_hash
+from redactor_plugins._retry import call_with_retries
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import OcrBackend

@@ -25,8 +25,8 @@ import numpy as np
 
 from redactor.model import OcrPage, Redaction
 from redactor.plugin_api import VisualDetector
-from plugins._options import as_bool
-from plugins.visual_common import alnum, gray_of, words_of
+from redactor_plugins._options import as_bool
+from redactor_plugins.visual_common import alnum, gray_of, words_of
 
 URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|www\.)\S+", re.I)
 EMAIL = re.compile(r"^(?:mailto:)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)

@@ -20,7 +20,7 @@ import numpy as np
 
 from redactor.model import OcrPage, Redaction
 from redactor.plugin_api import VisualDetector
-from plugins.visual_common import gray_of
+from redactor_plugins.visual_common import gray_of
 
 CELL = 0.012          # analysis cell: 1.2 % of the page's longer side (about 20 px on a letter page)
 MID = (40, 215)       # a mid-tone pixel is neither paper nor ink

@@ -26,8 +26,8 @@ import numpy as np
 
 from redactor.model import OcrPage, Redaction
 from redactor.plugin_api import VisualDetector
-from plugins._options import as_bool
-from plugins.visual_common import (CONFIDENT, alnum, gray_of, horizontal_rules, ink_of,
+from redactor_plugins._options import as_bool
+from redactor_plugins.visual_common import (CONFIDENT, alnum, gray_of, horizontal_rules, ink_of,
                                    rules_mask, text_height, words_of)
 
 # Words that announce a signature on forms, affidavits and letters. Matched on the OCR

@@ -36,12 +36,12 @@ from typing import Any
 import yaml
 from PIL import Image
 
-from plugins._image_payload import EncodedImage, encode_within
-from plugins._openai_chat import (ChatEndpoint, EndpointError, api_key_from_env, first_choice,
+from redactor_plugins._image_payload import EncodedImage, encode_within
+from redactor_plugins._openai_chat import (ChatEndpoint, EndpointError, api_key_from_env, first_choice,
                                   is_http_url)
-from plugins._options import as_bool, as_choice, as_float, as_int
-from plugins._regions import crop_regions
-from plugins._response_cache import ResponseCache
+from redactor_plugins._options import as_bool, as_choice, as_float, as_int
+from redactor_plugins._regions import crop_regions
+from redactor_plugins._response_cache import ResponseCache
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import Redaction
 from redactor.paths import mapping_file

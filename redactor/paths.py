@@ -1,19 +1,20 @@
-"""Where the project's data files (mappings, bundled samples) live."""
+"""Where the project's data files live: the label maps and rule tables (``mappings/``,
+installed as the ``redactor_mappings`` package's data)."""
 from __future__ import annotations
 
-import sys
+from importlib import resources
 from pathlib import Path
-
-_REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def mappings_dir() -> Path:
-    """The ``mappings/`` folder: beside the package in a checkout or editable install,
-    under ``<prefix>/share/redactor/mappings`` in a wheel install."""
-    for candidate in (_REPO_ROOT / "mappings", Path(sys.prefix) / "share" / "redactor" / "mappings"):
-        if (candidate / "taxonomy.yaml").is_file():
-            return candidate
-    raise FileNotFoundError("redactor's mappings/ folder was not found (broken installation)")
+    """The mappings folder, from a checkout, an editable install or a wheel alike."""
+    try:
+        folder = Path(str(resources.files("redactor_mappings")))
+    except ModuleNotFoundError:
+        folder = Path(__file__).resolve().parent.parent / "mappings"   # a bare checkout
+    if not (folder / "taxonomy.yaml").is_file():
+        raise FileNotFoundError(f"redactor's mappings were not found in {folder} (broken installation)")
+    return folder
 
 
 def mapping_file(name: str) -> Path:

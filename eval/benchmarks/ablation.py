@@ -1,7 +1,7 @@
 """Ablation of the default pipeline: every rule family and pipeline stage switched off in
 turn, so each must earn its keep on real pages (docs/ablation.md).
 
-    .venv/bin/python -m eval.benchmarks.ablation --pages PAGES.jsonl [--pages MORE.jsonl ...] \\
+    .venv/bin/python -m redactor_eval.benchmarks.ablation --pages PAGES.jsonl [--pages MORE.jsonl ...] \\
         --out DIR [--workers 2] [--split dev] [--variants a,b,...] [--ocr-cache DIR]
 
 For each pages file: one TOML config per variant (``full`` = the default pipeline written
@@ -38,7 +38,7 @@ class Variant:
 
 
 def _variants() -> list[Variant]:
-    from plugins.rules_detector import FAMILIES
+    from redactor_plugins.rules_detector import FAMILIES
 
     from redactor.config import DEFAULT_RULES_DISABLED
 
@@ -253,7 +253,7 @@ def parse_variants(text: str | None) -> list[Variant]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m eval.benchmarks.ablation",
+    ap = argparse.ArgumentParser(prog="python -m redactor_eval.benchmarks.ablation",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", action="append", required=True, metavar="PAGES_JSONL")
     ap.add_argument("--out", required=True, metavar="DIR")

@@ -10,7 +10,7 @@ mask) are all under redaction boxes, and seconds per page. Then more pages at eq
 tight round it) and outline-only glyphs: an RGBA page whose alpha channel keeps only the
 anti-aliased rim of each glyph.
 
-``python -m eval.benchmarks.bench_colour_text [--steps 0,20,40] [--no-outline]``
+``python -m redactor_eval.benchmarks.bench_colour_text [--steps 0,20,40] [--no-outline]``
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ import time
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from eval.benchmarks._coverage import hidden
+from redactor_eval.benchmarks._coverage import hidden
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"

@@ -1,7 +1,7 @@
 """How long the evaluator takes to score 10,000 synthetic pages with 25 gold boxes and 30
 predictions each (no ink measures: those are bound by image decoding).
 
-Run: ``python -m eval.benchmarks.bench_eval [--pages N]``; prints the seconds taken.
+Run: ``python -m redactor_eval.benchmarks.bench_eval [--pages N]``; prints the seconds taken.
 """
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import random
 import time
 
 from redactor import taxonomy
-from eval.api import evaluate
-from eval.dataset import GoldBox, GoldPage
-from eval.predictions import PagePrediction, Prediction
+from redactor_eval.api import evaluate
+from redactor_eval.dataset import GoldBox, GoldPage
+from redactor_eval.predictions import PagePrediction, Prediction
 
 WIDTH, HEIGHT = 1700, 2200
 

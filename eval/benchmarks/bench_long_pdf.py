@@ -3,7 +3,7 @@
 of the run for several N. Pages stream through one at a time, so the peak must not grow
 with N (before, every page was decoded first: about 5 GB after 20 s for 9,999 pages).
 
-    python -m eval.benchmarks.bench_long_pdf [--pages 100,1000] [--keep DIR]
+    python -m redactor_eval.benchmarks.bench_long_pdf [--pages 100,1000] [--keep DIR]
 
 Prints one line per N: seconds, pages/s, peak MB, output size. A page is a quarter-letter
 card at 200 dpi with a name, an e-mail and a phone number, so every page is OCR'd and

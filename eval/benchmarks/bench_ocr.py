@@ -10,7 +10,7 @@ counts as recalled when the backend returns the same text (case and surrounding 
 ignored) with a box whose centre lies inside the word's true box (grown by a third of its
 height) in the pixel space of the degraded image, so wrong box mapping costs recall too.
 
-Run: ``python -m eval.benchmarks.bench_ocr [--pages N] [--settings a,b] [--kinds k1,k2]``.
+Run: ``python -m redactor_eval.benchmarks.bench_ocr [--pages N] [--settings a,b] [--kinds k1,k2]``.
 """
 from __future__ import annotations
 
@@ -301,7 +301,7 @@ SETTINGS = {
 
 def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    from plugins.tesseract_ocr import TesseractOcr
+    from redactor_plugins.tesseract_ocr import TesseractOcr
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=2, help="pages per degradation")

@@ -6,7 +6,7 @@ text the OCR read ("crit readable in OCR", the ceiling of every detector), DocLe
 ink leakage of the default detectors on it, pages/s and peak memory; the peer
 (presidio-image-redactor) beside them for speed.
 
-Run: ``python -m eval.benchmarks.bench_ocr_engines [--split heldout] [--out DIR]``.
+Run: ``python -m redactor_eval.benchmarks.bench_ocr_engines [--split heldout] [--out DIR]``.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from eval.benchmarks.bench_systems import GENERATED, REAL, bench, real_images_missing
+from redactor_eval.benchmarks.bench_systems import GENERATED, REAL, bench, real_images_missing
 
 # label -> the OCR the default detectors run on (the default pipeline for "default")
 ENGINES = {"rapidocr": "rapidocr", "tesseract+rapidocr": "tesseract+rapidocr"}

@@ -10,7 +10,7 @@ rows whether every operand is stated):
 "clean kept" is the share of non-leaking texts the checker lets through (TN / (TN + FP)):
 what a guard does not remove needlessly.
 
-Run: python -m eval.benchmarks.bench_policy_checker
+Run: python -m redactor_eval.benchmarks.bench_policy_checker
 """
 from __future__ import annotations
 

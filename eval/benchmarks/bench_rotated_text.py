@@ -3,7 +3,7 @@ a date) drawn rotated by 0, 15, ..., 345 degrees, redacted end to end with the d
 configuration (real Tesseract, default detectors). Per angle: the share of the stamp's
 values whose glyph pixels are all under redaction boxes, and seconds per page.
 
-``python -m eval.benchmarks.bench_rotated_text [--angles 0,30,90] [--border]``
+``python -m redactor_eval.benchmarks.bench_rotated_text [--angles 0,30,90] [--border]``
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import time
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from eval.benchmarks._coverage import hidden
+from redactor_eval.benchmarks._coverage import hidden
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"

@@ -2,7 +2,7 @@
 and 2 local workers, and with 2 Ray actors on a local Ray instance, all on the same pages;
 memory per worker; the cost of the manifest per input and of starting Ray.
 
-    python -m eval.benchmarks.bench_scale [--pages N] [--no-ray]
+    python -m redactor_eval.benchmarks.bench_scale [--pages N] [--no-ray]
 
 Prints figures. Every batch figure is wall time from the command's start to its end, model
 loading included (as a user sees it); the bare pipeline is shown both with and without its

@@ -76,8 +76,8 @@ class Recorder:
         return self.redactor.analyze(image, page_id=page_id)
 
     def verify(self, redacted, result):
-        from eval.attribution import recoverable_flags
-        from eval.metrics import prepare_page
+        from redactor_eval.attribution import recoverable_flags
+        from redactor_eval.metrics import prepare_page
         from redactor.verify import candidate_findings, judge
 
         page = self.redactor.read(redacted)
@@ -167,7 +167,7 @@ def _pct(n: int, d: int) -> str:
 def main() -> None:
     import os
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    from eval.dataset import load_dataset, select_split
+    from redactor_eval.dataset import load_dataset, select_split
     from redactor.config import load_config
     from redactor.ocr_cache import OcrCache
     from redactor.pipeline import Redactor

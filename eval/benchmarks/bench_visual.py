@@ -12,7 +12,7 @@ Two parts:
   drawn as pen strokes beside "Signature:", a photo block, and pages of print only; with
   ink-tight gold from the render. Same figures per type.
 
-``python -m eval.benchmarks.bench_visual [--base PREDS.jsonl] [--ocr-cache DIR]
+``python -m redactor_eval.benchmarks.bench_visual [--base PREDS.jsonl] [--ocr-cache DIR]
 [--detectors signatures,codes,faces,stamps] [--no-real] [--no-generated]``
 ``--base`` reuses a `redactor predict` run on the split (its .ocr.jsonl beside it);
 otherwise the default pipeline runs here (with ``--ocr-cache`` when given).
@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from eval.ink import gold_covered, ink_mask, union_mask
-from eval.matching import as_boxes, greedy_match, iou_matrix
+from redactor_eval.ink import gold_covered, ink_mask, union_mask
+from redactor_eval.matching import as_boxes, greedy_match, iou_matrix
 from redactor.model import OcrPage, Redaction
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real" / "pages.jsonl"

@@ -37,7 +37,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from eval.bench import run_bench
+    from redactor_eval.bench import run_bench
 
     result = run_bench(Path(args.pages), args.systems, Path(args.out), workers=args.workers,
                        tau=args.tau, limit=args.limit, split=args.split,

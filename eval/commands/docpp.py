@@ -73,11 +73,11 @@ def register(subparsers) -> None:
 
 
 def run_harness(args) -> int:
-    from eval.docpp.client import ChatClient
-    from eval.docpp.documents import DocumentRenderer
-    from eval.docpp.judges import LlmJudge, RuleJudge
-    from eval.docpp.records import load_records
-    from eval.docpp.runner import run_records, write_outputs
+    from redactor_eval.docpp.client import ChatClient
+    from redactor_eval.docpp.documents import DocumentRenderer
+    from redactor_eval.docpp.judges import LlmJudge, RuleJudge
+    from redactor_eval.docpp.records import load_records
+    from redactor_eval.docpp.runner import run_records, write_outputs
 
     strategies = [s.strip() for s in args.strategies.split(",") if s.strip()]
     if not strategies:
@@ -119,8 +119,8 @@ def run_harness(args) -> int:
 
 
 def run_import(args) -> int:
-    from eval.docpp.importers import import_copriva, import_docpp
-    from eval.docpp.records import write_records
+    from redactor_eval.docpp.importers import import_copriva, import_docpp
+    from redactor_eval.docpp.records import write_records
     if args.format == "docpp":
         records = import_docpp(args.input, args.docs_dir)
     else:
@@ -133,7 +133,7 @@ def run_import(args) -> int:
 
 
 def run_synth(args) -> int:
-    from eval.docpp.synth import generate
+    from redactor_eval.docpp.synth import generate
     if args.docs <= 0:
         raise InputError("--docs must be positive")
     records = generate(args.out, args.docs, args.seed)
@@ -142,8 +142,8 @@ def run_synth(args) -> int:
 
 
 def run_tables(args) -> int:
-    from eval.docpp.metrics import table_models, table_strategies
-    from eval.docpp.runner import load_results
+    from redactor_eval.docpp.metrics import table_models, table_strategies
+    from redactor_eval.docpp.runner import load_results
     results = load_results(args.results)
     if not results:
         raise InputError(f"{args.results}: no results")

@@ -53,10 +53,10 @@ def _write_json_atomic(path: Path, data: dict) -> None:
 
 
 def run(args) -> int:
-    from eval.api import check_tau, evaluate
-    from eval.dataset import load_dataset, select_split
-    from eval.predictions import load_ocr_words, load_predictions
-    from eval.report import format_table
+    from redactor_eval.api import check_tau, evaluate
+    from redactor_eval.dataset import load_dataset, select_split
+    from redactor_eval.predictions import load_ocr_words, load_predictions
+    from redactor_eval.report import format_table
 
     tau = check_tau(args.tau)
     pages = select_split(load_dataset(args.gold, check_images=bool(args.ink or args.report)),
@@ -74,7 +74,7 @@ def run(args) -> int:
     if args.json:
         _write_json_atomic(Path(args.json), result.to_json())
     if args.report:
-        from eval.report import write_report
+        from redactor_eval.report import write_report
         write_report(result, Path(args.report))
     print(format_table(result))
     return 0

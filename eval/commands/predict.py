@@ -38,7 +38,7 @@ def run_predict(config, pages_file: Path, out: Path, workers: int = 1, cache_dir
     """Predict a dataset; returns counts and timing. Used by ``bench`` too."""
     from tqdm import tqdm
 
-    from eval.dataset import load_dataset, select_split
+    from redactor_eval.dataset import load_dataset, select_split
     from redactor.pipeline import check_available
     from redactor.predict import predict_pages
     from redactor.render import atomic_output, sweep_partial_outputs

@@ -54,8 +54,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from eval.synth.dataset import SynthOptions, write_dataset
-    from eval.synth.fonts import missing_fonts
+    from redactor_eval.synth.dataset import SynthOptions, write_dataset
+    from redactor_eval.synth.fonts import missing_fonts
 
     missing = missing_fonts()
     if missing:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from plugins._openai_chat import ChatEndpoint, EndpointError, api_key_from_env, first_choice, is_http_url
+from redactor_plugins._openai_chat import ChatEndpoint, EndpointError, api_key_from_env, first_choice, is_http_url
 from redactor.errors import InputError, PluginFailed
 
 RETRY_BASE_DELAY = 0.2     # seconds; a local server restarting is back within a second or two

@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 
 from redactor.errors import InputError
-from eval.docpp.records import Record, record_from_dict
+from redactor_eval.docpp.records import Record, record_from_dict
 
 
 def _read_json(path: Path):

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Sequence
 
 from redactor.errors import InputError
-from eval.docpp.documents import DocumentRenderer
-from eval.docpp.metrics import group, summarize, table_models, table_strategies
-from eval.docpp.records import Record
-from eval.docpp.strategies import STRATEGIES, run_strategy
+from redactor_eval.docpp.documents import DocumentRenderer
+from redactor_eval.docpp.metrics import group, summarize, table_models, table_strategies
+from redactor_eval.docpp.records import Record
+from redactor_eval.docpp.strategies import STRATEGIES, run_strategy
 
 log = logging.getLogger(__name__)
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from eval.docpp import prompts
-from eval.docpp.client import ChatClient, ChatError
-from eval.docpp.records import Record, record_policy
+from redactor_eval.docpp import prompts
+from redactor_eval.docpp.client import ChatClient, ChatError
+from redactor_eval.docpp.records import Record, record_policy
 
 STRATEGIES = ("default", "cot", "revision", "dva", "guard")
 

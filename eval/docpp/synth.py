@@ -4,7 +4,7 @@ records whose protected values need cross-modal reasoning (a region's revenue is
 printed: it is the chart's share times the table's total) or sit in the text (a repurchase
 amount). Deterministic for a seed.
 
-Run: python -m eval.docpp.synth OUT_DIR [--docs N] [--seed S]
+Run: python -m redactor_eval.docpp.synth OUT_DIR [--docs N] [--seed S]
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from eval.docpp.records import Record, write_records
+from redactor_eval.docpp.records import Record, write_records
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 FONT_BOLD = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"

@@ -5,5 +5,5 @@ sources' own annotations.
 
 Layout (``eval/data/real/``): ``spec/<source>/<page_id>.yaml`` (the human-readable truth),
 ``pages.jsonl`` (derived, never edited by hand), ``PROVENANCE.md``, ``images/`` (not
-committed; ``python -m eval.realdata.materialize`` rebuilds it).
+committed; ``python -m redactor_eval.realdata.materialize`` rebuilds it).
 """

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from eval.realdata.spec import derive_pages
+from redactor_eval.realdata.spec import derive_pages
 from redactor.errors import InputError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "real"
@@ -31,7 +31,7 @@ def main(argv=None) -> int:
     if args.check:
         current = target.read_text(encoding="utf-8") if target.exists() else ""
         if current != text:
-            print(f"{target} is stale: run python -m eval.realdata.derive", file=sys.stderr)
+            print(f"{target} is stale: run python -m redactor_eval.realdata.derive", file=sys.stderr)
             return 1
         return 0
     tmp = target.with_name(target.name + ".part")

@@ -3,7 +3,7 @@ the detection-quality tests (tests/quality) run the pipeline's later stages on t
 Tesseract read once, without the page images (the real pages' images are not committed) and
 without a Tesseract version on another machine reading other words.
 
-    python -m eval.realdata.freeze_ocr --pages eval/data/real/pages.jsonl --split dev \\
+    python -m redactor_eval.realdata.freeze_ocr --pages eval/data/real/pages.jsonl --split dev \\
         --cache /work/cache/ocr-r11 --out eval/data/real/frozen-ocr.dev.jsonl.gz
 
 Words come from the OCR cache (``redactor predict --ocr-cache DIR``: same key, page content
@@ -36,7 +36,7 @@ from redactor.model import OcrPage
 from redactor.ocr_cache import OcrCache, image_hash
 from redactor.pipeline import sanitize_ocr_page
 from redactor.render import atomic_output
-from eval.dataset import GoldPage, load_dataset, select_split
+from redactor_eval.dataset import GoldPage, load_dataset, select_split
 
 FORMAT = "redactor-frozen-ocr/1"
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import yaml
 
-from eval.realdata.sources import COMMITS, pixel_sha256, read_source_file, source_image
-from eval.realdata.spec import assign_split
+from redactor_eval.realdata.sources import COMMITS, pixel_sha256, read_source_file, source_image
+from redactor_eval.realdata.spec import assign_split
 
 # Question wording -> type, in order; the first pattern that matches the question decides.
 QUESTION_TYPES = [

@@ -7,7 +7,7 @@ run stops naming the page (a different source commit or PDF renderer made other 
 
     git clone https://github.com/Doc-LD/funsd-bench            # at the commit in PROVENANCE.md
     git clone https://github.com/google-research-datasets/vrdu
-    python -m eval.realdata.materialize --funsd funsd-bench --vrdu vrdu
+    python -m redactor_eval.realdata.materialize --funsd funsd-bench --vrdu vrdu
 """
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import os
 import sys
 from pathlib import Path
 
-from eval.realdata.sources import COMMITS, pixel_sha256, read_source_file, source_image
-from eval.realdata.spec import load_specs
+from redactor_eval.realdata.sources import COMMITS, pixel_sha256, read_source_file, source_image
+from redactor_eval.realdata.spec import load_specs
 from redactor.errors import InputError
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "real"

@@ -32,7 +32,7 @@ def draw_overlay(image: Image.Image, annotations: list[dict], scale: float = 1.0
 
 
 def main(argv=None) -> None:
-    from eval.realdata.spec import load_spec
+    from redactor_eval.realdata.spec import load_spec
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("spec", nargs="+", help="spec YAML files")
     ap.add_argument("--images", default="eval/data/real/images")

@@ -18,7 +18,7 @@ import numpy as np
 import yaml
 from PIL import Image
 
-from eval.ink import box_slices, ink_mask
+from redactor_eval.ink import box_slices, ink_mask
 
 MIN_INK = 10
 

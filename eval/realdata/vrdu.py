@@ -11,8 +11,8 @@ numbers to look for on the visible page. Proposals are by shape (dates, the "Rec
 NSD/FARA Registration Unit" stamp, phones, e-mails, the registration number) and by the
 metadata's names; the checker adds people, addresses and signatures and fixes the boxes.
 
-    python -m eval.realdata.vrdu draft --repo VRDU_DIR "registration-form/main/pdfs/X.pdf:1"
-    python -m eval.realdata.vrdu words --repo VRDU_DIR "registration-form/main/pdfs/X.pdf:1"
+    python -m redactor_eval.realdata.vrdu draft --repo VRDU_DIR "registration-form/main/pdfs/X.pdf:1"
+    python -m redactor_eval.realdata.vrdu words --repo VRDU_DIR "registration-form/main/pdfs/X.pdf:1"
 """
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import yaml
 
-from eval.realdata.sources import (COMMITS, check_not_reserved, pixel_sha256, read_source_file,
+from redactor_eval.realdata.sources import (COMMITS, check_not_reserved, pixel_sha256, read_source_file,
                                    source_image)
-from eval.realdata.spec import assign_split
+from redactor_eval.realdata.spec import assign_split
 
 DPI = 150
 META_LINE = re.compile(r"^([A-Z][A-Z /()]+)=(.*)$")

@@ -16,11 +16,11 @@ import numpy as np
 from faker import Faker
 from PIL import Image
 
-from eval.synth import degrade, intl
-from eval.synth.layouts import document, email, faxmemo, form, invoice, letter, other, registration
-from eval.synth.layouts.common import Page, make_style
-from eval.synth.render import Canvas
-from eval.synth.values import ValueMaker, pick
+from redactor_eval.synth import degrade, intl
+from redactor_eval.synth.layouts import document, email, faxmemo, form, invoice, letter, other, registration
+from redactor_eval.synth.layouts.common import Page, make_style
+from redactor_eval.synth.render import Canvas
+from redactor_eval.synth.values import ValueMaker, pick
 from redactor.errors import InputError, OutputError
 
 # LeakageBench's page-type mix

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
-from eval.synth.render import Annotation
+from redactor_eval.synth.render import Annotation
 
 
 @dataclass(frozen=True)

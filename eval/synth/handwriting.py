@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
-from eval.synth.fonts import load
+from redactor_eval.synth.fonts import load
 
 HAND_FONTS = (
     ("chancery", "regular", 1.25),

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from faker import Faker
 
-from eval.synth.values import Address, Org, Person, ValueMaker, pick
+from redactor_eval.synth.values import Address, Org, Person, ValueMaker, pick
 
 COUNTRIES = ("GB", "CA", "AU", "IN", "MY", "SG", "DE", "FR")
 LOCALES = {

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageDraw
 
-from eval.synth.fonts import Font, load
+from redactor_eval.synth.fonts import Font, load
 
 # A mask pixel counts as ink from this coverage on (0-255): the faint anti-aliased fringe
 # below it is not something a reader sees as part of a glyph.

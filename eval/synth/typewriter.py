@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
-from eval.synth.fonts import MONO, Font
-from eval.synth.render import Canvas, Run
+from redactor_eval.synth.fonts import MONO, Font
+from redactor_eval.synth.render import Canvas, Run
 
 # Courier clones that look typed; DejaVu Sans Mono looks like a terminal, not a typewriter
 TYPEWRITER_FAMILIES = tuple(f for f in MONO if f != "dejavu-mono")

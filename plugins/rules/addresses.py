@@ -7,10 +7,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from plugins.rules import values as V
-from plugins.rules.hits import Hit
-from plugins.rules.layout import Layout
-from plugins.rules.lexicon import Vocab, normalise_label
+from redactor_plugins.rules import values as V
+from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.layout import Layout
+from redactor_plugins.rules.lexicon import Vocab, normalise_label
 from redactor.unsure_words import UNSURE_CONF
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from plugins.rules.layout import Layout, Line
+from redactor_plugins.rules.layout import Layout, Line
 
 Run = list[int]   # word indices of one line, left to right
 

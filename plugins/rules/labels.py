@@ -7,11 +7,11 @@ import difflib
 import re
 from dataclasses import dataclass
 
-from plugins.rules import values as V
-from plugins.rules.blocks import Run, lines_under, run_from, runs_to_ranges
-from plugins.rules.hits import Hit
-from plugins.rules.layout import Layout, Line
-from plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, letters_key, normalise_label
+from redactor_plugins.rules import values as V
+from redactor_plugins.rules.blocks import Run, lines_under, run_from, runs_to_ranges
+from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.layout import Layout, Line
+from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, letters_key, normalise_label
 
 # How far (in text heights) a value may sit from its label and its own words from each other.
 RIGHT_GAP_STRONG = 12.0

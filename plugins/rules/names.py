@@ -7,10 +7,10 @@ import difflib
 import re
 
 from redactor.census_names import MAX_WORDS, reads_as_name
-from plugins.rules import values as V
-from plugins.rules.hits import Hit, trim
-from plugins.rules.layout import Layout, Line
-from plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
+from redactor_plugins.rules import values as V
+from redactor_plugins.rules.hits import Hit, trim
+from redactor_plugins.rules.layout import Layout, Line
+from redactor_plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
 
 SIGNATURE_LINES = 5          # lines under a closing searched for the name
 SIGNATURE_GAP = 8.0          # text heights: room for a handwritten signature

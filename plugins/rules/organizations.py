@@ -12,9 +12,9 @@ from pathlib import Path
 
 import yaml
 
-from plugins.rules.addresses import line_segments
-from plugins.rules.hits import Hit
-from plugins.rules.layout import Layout
+from redactor_plugins.rules.addresses import line_segments
+from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.layout import Layout
 from redactor.paths import mapping_file
 
 SCORE_FORM = 0.8       # legal form or organisation word after capitalised words

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from plugins.rules import checksums as cs
-from plugins.rules.hits import Hit, trim
-from plugins.rules.lexicon import Pattern
+from redactor_plugins.rules import checksums as cs
+from redactor_plugins.rules.hits import Hit, trim
+from redactor_plugins.rules.lexicon import Pattern
 
 
 def _digits_ok(text: str, minimum: float = 0.7) -> bool:

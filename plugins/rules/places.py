@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from plugins.rules.addresses import line_segments
-from plugins.rules.hits import Hit
-from plugins.rules.layout import Layout
-from plugins.rules.lexicon import Vocab
-from plugins.rules.organizations import _alt
+from redactor_plugins.rules.addresses import line_segments
+from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.layout import Layout
+from redactor_plugins.rules.lexicon import Vocab
+from redactor_plugins.rules.organizations import _alt
 
 SCORE_PLACE = 0.6      # a shape (town, state) with a checked state, no label
 SCORE_STATE = 0.5      # a state's name alone ("shipped from our Indiana warehouse")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from plugins.rules import checksums as cs
-from plugins.rules.lexicon import Vocab, normalise_label
+from redactor_plugins.rules import checksums as cs
+from redactor_plugins.rules.lexicon import Vocab, normalise_label
 from redactor.ensemble import WEB_ADDRESS_START
 
 Token = tuple[int, int, str]

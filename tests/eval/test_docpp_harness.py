@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from eval.docpp.client import ChatClient, ChatError
-from eval.docpp.documents import DocumentRenderer
-from eval.docpp.importers import import_copriva, import_docpp
-from eval.docpp.judges import LlmJudge, RuleJudge
-from eval.docpp.metrics import summarize, table_strategies
-from eval.docpp.records import Record, load_records, record_policy
-from eval.docpp.runner import run_records, write_outputs
+from redactor_eval.docpp.client import ChatClient, ChatError
+from redactor_eval.docpp.documents import DocumentRenderer
+from redactor_eval.docpp.importers import import_copriva, import_docpp
+from redactor_eval.docpp.judges import LlmJudge, RuleJudge
+from redactor_eval.docpp.metrics import summarize, table_strategies
+from redactor_eval.docpp.records import Record, load_records, record_policy
+from redactor_eval.docpp.runner import run_records, write_outputs
 from redactor.cli import main as cli_main
 from redactor.errors import InputError
 

@@ -7,9 +7,9 @@ import json
 import pytest
 from PIL import Image
 
-from eval.api import evaluate
-from eval.dataset import load_dataset
-from eval.predictions import load_ocr_words, load_predictions
+from redactor_eval.api import evaluate
+from redactor_eval.dataset import load_dataset
+from redactor_eval.predictions import load_ocr_words, load_predictions
 from redactor.errors import InputError
 
 

@@ -7,10 +7,10 @@ import itertools
 
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from eval.api import evaluate
-from eval.dataset import GoldBox, GoldPage
-from eval.matching import iou_matrix
-from eval.predictions import PagePrediction, Prediction
+from redactor_eval.api import evaluate
+from redactor_eval.dataset import GoldBox, GoldPage
+from redactor_eval.matching import iou_matrix
+from redactor_eval.predictions import PagePrediction, Prediction
 
 import numpy as np
 

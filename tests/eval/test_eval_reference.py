@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from eval.api import evaluate
-from eval.dataset import load_dataset
-from eval.predictions import load_ocr_words, load_predictions
+from redactor_eval.api import evaluate
+from redactor_eval.dataset import load_dataset
+from redactor_eval.predictions import load_ocr_words, load_predictions
 
 GROUP = {"PERSON": "direct", "ADDRESS": "direct", "EMAIL": "direct", "PHONE": "direct",
          "ACCOUNT_NUMBER": "linkage", "ID_NUMBER": "linkage", "CARD_NUMBER": "linkage",

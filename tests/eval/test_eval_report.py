@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image
 
-from eval.api import evaluate
-from eval.dataset import GoldBox, GoldPage
-from eval.figures import heatmap_grids, page_overlay
-from eval.predictions import PagePrediction, Prediction
-from eval.report import format_table, worst_pages
+from redactor_eval.api import evaluate
+from redactor_eval.dataset import GoldBox, GoldPage
+from redactor_eval.figures import heatmap_grids, page_overlay
+from redactor_eval.predictions import PagePrediction, Prediction
+from redactor_eval.report import format_table, worst_pages
 from redactor.model import OcrPage, PageResult, Redaction, WordBox
 
 

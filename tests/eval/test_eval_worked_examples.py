@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from eval.api import evaluate
-from eval.dataset import page_from_json
-from eval.predictions import page_prediction_from_json
+from redactor_eval.api import evaluate
+from redactor_eval.dataset import page_from_json
+from redactor_eval.predictions import page_prediction_from_json
 from redactor.model import WordBox
 
 

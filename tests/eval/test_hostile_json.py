@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eval import jsonl
-from eval.dataset import load_dataset
-from eval.jsonl import read_records
-from eval.predictions import load_ocr_words, load_predictions
+from redactor_eval import jsonl
+from redactor_eval.dataset import load_dataset
+from redactor_eval.jsonl import read_records
+from redactor_eval.predictions import load_ocr_words, load_predictions
 from redactor.errors import InputError
 
 GOOD = json.dumps({"page_id": "a", "system": "s", "predictions": []})

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from eval.dataset import load_dataset
-from eval.realdata import derive, funsd
-from eval.realdata.materialize import materialize
-from eval.realdata.sources import RESERVED_PREFIXES, check_not_reserved, pixel_sha256
-from eval.realdata.spec import assign_split, load_spec, load_specs, spec_files
+from redactor_eval.dataset import load_dataset
+from redactor_eval.realdata import derive, funsd
+from redactor_eval.realdata.materialize import materialize
+from redactor_eval.realdata.sources import RESERVED_PREFIXES, check_not_reserved, pixel_sha256
+from redactor_eval.realdata.spec import assign_split, load_spec, load_specs, spec_files
 from redactor.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,8 +165,8 @@ def test_derive_writes_the_contract_lines(tmp_path):
 
 def test_tighten_shrinks_a_loose_box_to_its_ink_and_never_grows():
     import numpy as np
-    from eval.ink import ink_mask as page_ink
-    from eval.realdata.tighten import ink_box
+    from redactor_eval.ink import ink_mask as page_ink
+    from redactor_eval.realdata.tighten import ink_box
 
     gray = np.full((40, 100), 255, dtype=np.uint8)
     gray[10:20, 30:60] = 0                      # the value's ink
@@ -179,8 +179,8 @@ def test_tighten_shrinks_a_loose_box_to_its_ink_and_never_grows():
 
 def test_tighten_leaves_out_the_underline_and_cell_wall_of_a_value():
     import numpy as np
-    from eval.ink import ink_mask as page_ink
-    from eval.realdata.tighten import ink_box
+    from redactor_eval.ink import ink_mask as page_ink
+    from redactor_eval.realdata.tighten import ink_box
 
     gray = np.full((40, 100), 255, dtype=np.uint8)
     gray[10:20, 30:60] = 0                      # the value
@@ -193,7 +193,7 @@ def test_tighten_leaves_out_the_underline_and_cell_wall_of_a_value():
 
 
 def test_vrdu_page_ids_metadata_and_reserved_targets():
-    from eval.realdata import vrdu
+    from redactor_eval.realdata import vrdu
 
     path = "registration-form/main/pdfs/19861126_Arnold _ Porter_Amendment_Amendment.pdf"
     assert vrdu.page_id_of(path, 2) == "vrdu-19861126-arnold-porter-p2"

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from eval import figures
-from eval.api import evaluate
-from eval.dataset import GoldBox, GoldPage
-from eval.predictions import PagePrediction, Prediction
-from eval.report import write_report
+from redactor_eval import figures
+from redactor_eval.api import evaluate
+from redactor_eval.dataset import GoldBox, GoldPage
+from redactor_eval.predictions import PagePrediction, Prediction
+from redactor_eval.report import write_report
 
 TYPES = ["PERSON", "PHONE", "EMAIL", "DATE", "ADDRESS", "ID_NUMBER"]
 

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from eval.api import evaluate
-from eval.dataset import GoldBox, GoldPage, select_split
-from eval.predictions import PagePrediction, Prediction
-from eval.bench import per_type_markdown
+from redactor_eval.api import evaluate
+from redactor_eval.dataset import GoldBox, GoldPage, select_split
+from redactor_eval.predictions import PagePrediction, Prediction
+from redactor_eval.bench import per_type_markdown
 from redactor.cli import main
 from redactor.errors import InputError
 

@@ -16,10 +16,10 @@ import cv2
 import numpy as np
 import pytest
 
-from eval.synth import degrade
-from eval.synth.dataset import PAGE_TYPE_WEIGHTS, SynthOptions, generate_page, page_type_plan, write_dataset
-from eval.synth.fonts import Font
-from eval.synth.render import Canvas
+from redactor_eval.synth import degrade
+from redactor_eval.synth.dataset import PAGE_TYPE_WEIGHTS, SynthOptions, generate_page, page_type_plan, write_dataset
+from redactor_eval.synth.fonts import Font
+from redactor_eval.synth.render import Canvas
 from redactor import taxonomy
 from redactor.cli import main as cli_main
 

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from eval.synth import degrade, intl
-from eval.synth.dataset import (
+from redactor_eval.synth import degrade, intl
+from redactor_eval.synth.dataset import (
     EXTRA_KINDS,
     PAGE_TYPE_WEIGHTS,
     SynthOptions,
@@ -25,10 +25,10 @@ from eval.synth.dataset import (
     page_type_plan,
     write_dataset,
 )
-from eval.synth.fonts import Font
-from eval.synth.render import Canvas
-from eval.synth.typewriter import typewrite
-from eval.synth.values import ValueMaker
+from redactor_eval.synth.fonts import Font
+from redactor_eval.synth.render import Canvas
+from redactor_eval.synth.typewriter import typewrite
+from redactor_eval.synth.values import ValueMaker
 from faker import Faker
 from redactor import taxonomy
 from redactor.cli import main as cli_main

@@ -10,8 +10,8 @@ pytest.importorskip("boto3")
 import botocore.session  # noqa: E402
 from botocore.stub import ANY, Stubber  # noqa: E402
 
-from plugins._text_chunks import chunk_text  # noqa: E402
-from plugins.comprehend_detector import API_MAX_TEXT_BYTES, ComprehendDetector  # noqa: E402
+from redactor_plugins._text_chunks import chunk_text  # noqa: E402
+from redactor_plugins.comprehend_detector import API_MAX_TEXT_BYTES, ComprehendDetector  # noqa: E402
 from redactor.errors import InputError, PluginFailed  # noqa: E402
 from redactor.model import OcrPage, WordBox  # noqa: E402
 from redactor.paths import mapping_file  # noqa: E402

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from plugins._ocr_fusion import fuse_pages, weak_regions
-from plugins.fused_ocr import FusedOcr
-from plugins.rapidocr_ocr import RapidOcr
-from plugins.tesseract_ocr import TesseractOcr
+from redactor_plugins._ocr_fusion import fuse_pages, weak_regions
+from redactor_plugins.fused_ocr import FusedOcr
+from redactor_plugins.rapidocr_ocr import RapidOcr
+from redactor_plugins.tesseract_ocr import TesseractOcr
 from redactor.model import OcrPage, WordBox
 from redactor.pipeline import Redactor
 

@@ -10,9 +10,9 @@ import pytest
 import tiny_models
 import yaml
 
-from plugins._windows import Unit, merge_spans, plan_windows, whitespace_units
-from plugins.gliner2_detector import Gliner2Detector
-from plugins.gliner_detector import GlinerDetector
+from redactor_plugins._windows import Unit, merge_spans, plan_windows, whitespace_units
+from redactor_plugins.gliner2_detector import Gliner2Detector
+from redactor_plugins.gliner_detector import GlinerDetector
 from redactor.errors import InputError, PluginUnavailable
 from redactor.model import OcrPage, Span, WordBox
 from redactor.paths import mapping_file
@@ -199,7 +199,7 @@ def test_created_through_the_registry_with_the_model_from_the_environment(models
 
 @pytest.mark.extras
 def test_presidio_gliner_adds_gliner_and_keeps_presidio_patterns(models):
-    from plugins.presidio_gliner_detector import PresidioGlinerDetector
+    from redactor_plugins.presidio_gliner_detector import PresidioGlinerDetector
     det = PresidioGlinerDetector(model=str(models["gliner"]), threshold=0.0)
     names = [r.name for r in det.analyzer.registry.recognizers]
     assert "GLiNERRecognizer" in names and "SpacyRecognizer" not in names
@@ -214,7 +214,7 @@ def test_presidio_gliner_adds_gliner_and_keeps_presidio_patterns(models):
 
 @pytest.mark.extras
 def test_presidio_gliner_missing_model(tmp_path, monkeypatch):
-    from plugins.presidio_gliner_detector import PresidioGlinerDetector
+    from redactor_plugins.presidio_gliner_detector import PresidioGlinerDetector
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     monkeypatch.delenv("REDACTOR_PRESIDIO_GLINER_MODEL", raising=False)

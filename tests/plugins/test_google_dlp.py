@@ -16,7 +16,7 @@ pytest.importorskip("google.cloud.dlp_v2")
 from google.auth.credentials import AnonymousCredentials  # noqa: E402
 from google.cloud import dlp_v2  # noqa: E402
 
-from plugins.google_dlp import (GoogleDlpImageSystem, GoogleDlpTextDetector,  # noqa: E402
+from redactor_plugins.google_dlp import (GoogleDlpImageSystem, GoogleDlpTextDetector,  # noqa: E402
                                 byte_to_char_offset)
 from redactor import registry  # noqa: E402
 from redactor.errors import InputError, PluginFailed  # noqa: E402

@@ -9,9 +9,9 @@ import fake_servers as fakes
 import pytest
 from PIL import Image
 
-import plugins._openai_chat as chat
-from eval.docpp.client import ChatClient, ChatError
-from plugins.vlm import VlmSystem
+import redactor_plugins._openai_chat as chat
+from redactor_eval.docpp.client import ChatClient, ChatError
+from redactor_plugins.vlm import VlmSystem
 from redactor.errors import PluginUnavailable
 
 EMPTY = json.dumps({"coords": "normalized_0_999", "redactions": []})

@@ -9,8 +9,8 @@ import socket
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from plugins import presidio_detector as pd
-from plugins.presidio_detector import PresidioDetector
+from redactor_plugins import presidio_detector as pd
+from redactor_plugins.presidio_detector import PresidioDetector
 from redactor.errors import InputError, PluginUnavailable
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import load_label_mapping

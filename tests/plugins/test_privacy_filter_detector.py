@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import tiny_models
 
-from plugins.privacy_filter_detector import PrivacyFilterDetector, TokenTag, decode_bioes
+from redactor_plugins.privacy_filter_detector import PrivacyFilterDetector, TokenTag, decode_bioes
 from redactor.errors import InputError, PluginUnavailable
 from redactor.model import OcrPage, WordBox
 

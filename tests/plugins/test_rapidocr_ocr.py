@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from plugins.rapidocr_ocr import RapidOcr, page_words, phantom_stops, words_of_line, word_gaps
+from redactor_plugins.rapidocr_ocr import RapidOcr, page_words, phantom_stops, words_of_line, word_gaps
 from redactor import registry
 from redactor.errors import InputError
 

@@ -7,8 +7,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 from rules_pages import page_from_rows
 
-from plugins.presidio_detector import PresidioDetector
-from plugins.rules_detector import RulesDetector
+from redactor_plugins.presidio_detector import PresidioDetector
+from redactor_plugins.rules_detector import RulesDetector
 from redactor.config import DEFAULT_DETECTOR_OPTIONS
 from redactor.model import OcrPage, WordBox
 

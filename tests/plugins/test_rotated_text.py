@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from eval.benchmarks.bench_rotated_text import FONT, hidden, render_page
-from plugins import _rotated_text as rt
-from plugins.tesseract_ocr import TesseractOcr
+from redactor_eval.benchmarks.bench_rotated_text import FONT, hidden, render_page
+from redactor_plugins import _rotated_text as rt
+from redactor_plugins.tesseract_ocr import TesseractOcr
 
 pytest.importorskip("pytesseract")
 if TesseractOcr.unavailable_reason():

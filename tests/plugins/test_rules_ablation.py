@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from plugins.rules_detector import FAMILIES, RulesDetector
-from plugins.tesseract_ocr import TesseractOcr
+from redactor_plugins.rules_detector import FAMILIES, RulesDetector
+from redactor_plugins.tesseract_ocr import TesseractOcr
 from redactor.config import load_config
 from redactor.errors import InputError
 
-from eval.benchmarks import ablation
+from redactor_eval.benchmarks import ablation
 
 FONT = "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import shutil
 import pytest
 from rules_pages import CHAR_W, LINE_H, one_line_rows, page_from_rows
 
-from plugins.rules_detector import RulesDetector
+from redactor_plugins.rules_detector import RulesDetector
 from redactor.model import OcrPage, WordBox
 from redactor.plugin_api import load_label_mapping
 from redactor.taxonomy import is_known

@@ -1,9 +1,9 @@
 """Organisation names found by their form (legal form, organisation words, firm of partners)."""
 import pytest
 
-from plugins.rules.layout import Layout
+from redactor_plugins.rules.layout import Layout
 
-from plugins.rules.organizations import (find_organization_hits, find_organization_hits_in_text,
+from redactor_plugins.rules.organizations import (find_organization_hits, find_organization_hits_in_text,
                                          load_organization_forms)
 from redactor.model import OcrPage, WordBox
 

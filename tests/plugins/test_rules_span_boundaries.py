@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from rules_pages import CHAR_W, LINE_H, one_line_rows, page_from_rows
 
-from plugins.rules_detector import RulesDetector
+from redactor_plugins.rules_detector import RulesDetector
 from redactor.model import OcrPage, WordBox
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from plugins.tesseract_ocr import TesseractOcr
+from redactor_plugins.tesseract_ocr import TesseractOcr
 from redactor import registry
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 
@@ -335,7 +335,7 @@ class CountingOcr(TesseractOcr):
 
 
 def test_page_of_specks_is_read_repaired_at_once():
-    from eval.dataset import load_dataset
+    from redactor_eval.dataset import load_dataset
 
     pages = {p.page_id: p for p in load_dataset(DATA / "challenge" / "pages.jsonl")}
     # doc-0001 and oth-0004: faint print a 1-bit copier broke into dots (over half the
@@ -357,7 +357,7 @@ def test_a_crop_read_again_is_never_enlarged_past_the_page_width():
     # A region as wide as the page but only a few pixels tall (fine print, or a row of
     # specks) asks for the largest enlargement; wider than the page at REREAD_SCALE it is
     # not: the canvas of such crops once reached 18000 px across (185 Mpx) on a 42 Mpx page.
-    from plugins.tesseract_ocr import REREAD_SCALE
+    from redactor_plugins.tesseract_ocr import REREAD_SCALE
 
     image, _ = render(12)
     work = np.asarray(image.convert("L"))
@@ -375,10 +375,10 @@ def test_a_crop_read_again_is_never_enlarged_past_the_page_width():
 def test_upright_page_read_only_in_part_is_read_again_repaired():
     # oth-0004 of the committed challenge set: a faint, broken scan whose few solid words
     # read well, so it reads upright and is no weak read; its values did not read at all
-    from eval.attribution import recoverable_flags
-    from eval.dataset import load_dataset
-    from eval.metrics import prepare_page
-    from plugins.tesseract_ocr import _reads_upright, _reads_well
+    from redactor_eval.attribution import recoverable_flags
+    from redactor_eval.dataset import load_dataset
+    from redactor_eval.metrics import prepare_page
+    from redactor_plugins.tesseract_ocr import _reads_upright, _reads_well
 
     gold = next(p for p in load_dataset(DATA / "challenge" / "pages.jsonl") if p.page_id == "oth-0004")
     image = Image.open(gold.image)
@@ -485,7 +485,7 @@ def test_a_row_tesseract_split_in_two_lines_is_one_line_again():
     # A generated invoice (inv-0406 of the 500-page set, seed 0): Tesseract ended a line
     # after "8899 Emma" (read "3899 Emma") and put "Highway" (taller: its descenders) on a line of its own, so
     # the street no longer read as one; the rules detector then found only the city line.
-    from plugins.rules_detector import RulesDetector
+    from redactor_plugins.rules_detector import RulesDetector
     image = Image.open(Path(__file__).parent / "pages" / "invoice-split-row.png")
     page = TesseractOcr().read(image)
     emma = next(w for w in page.words if w.text == "Emma")
@@ -522,7 +522,7 @@ def test_the_cells_of_a_form_row_split_into_lines_are_one_line_again():
     # the social security number's comb cells "759" | "[29" | "8904" (and the row's other
     # cells) as separate lines out of reading order, so the value under the caption was
     # one cell of it ("29").
-    from plugins.rules_detector import RulesDetector
+    from redactor_plugins.rules_detector import RulesDetector
     image = Image.open(Path(__file__).parent / "pages" / "form-row-cells.png")
 
     def ssn_parts(p):
@@ -543,7 +543,7 @@ def test_the_cells_of_a_form_row_split_into_lines_are_one_line_again():
 
 
 def test_long_lines_side_by_side_and_cells_with_text_between_stay_apart():
-    from plugins.tesseract_ocr import _join_row_parts, _Word
+    from redactor_plugins.tesseract_ocr import _join_row_parts, _Word
 
     def line(key, x, texts, y=100, h=20):
         out = []

@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw, ImageFont
 boto3 = pytest.importorskip("boto3")
 from botocore.stub import ANY, Stubber  # noqa: E402
 
-from plugins.textract_ocr import TextractOcr, geometry_to_pixels  # noqa: E402
+from redactor_plugins.textract_ocr import TextractOcr, geometry_to_pixels  # noqa: E402
 from redactor import registry  # noqa: E402
 from redactor.errors import PluginFailed  # noqa: E402
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from eval.benchmarks.bench_visual import (FONT, PAGE, draw_ean13, draw_photo, draw_qr,
+from redactor_eval.benchmarks.bench_visual import (FONT, PAGE, draw_ean13, draw_photo, draw_qr,
                                           draw_signature, generated_pages)
 from redactor import registry
 from redactor.model import OcrPage, Redaction, WordBox
@@ -37,7 +37,7 @@ def words(*items):
 
 @pytest.fixture(scope="module")
 def ocr():
-    from plugins.tesseract_ocr import TesseractOcr
+    from redactor_plugins.tesseract_ocr import TesseractOcr
     if TesseractOcr.unavailable_reason():
         pytest.skip("tesseract not installed")
     return TesseractOcr()

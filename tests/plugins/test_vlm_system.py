@@ -20,7 +20,7 @@ import fake_servers as fakes
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from plugins.vlm import AnswerInvalid, RequestFailed, VlmSystem, crop_regions
+from redactor_plugins.vlm import AnswerInvalid, RequestFailed, VlmSystem, crop_regions
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.taxonomy import fine_types
 
@@ -297,9 +297,9 @@ def test_smoke_real_llama_cpp_server(page, tmp_path):
 def test_predict_records_a_bad_answer_as_the_page_error_counted_by_valid(page, tmp_path):
     """End to end through ``redactor predict --ocr-free vlm`` and the shared evaluator: one
     page answered well, one answered with broken JSON -> that page's ``error``, Valid 0.5."""
-    from eval.api import evaluate
-    from eval.dataset import load_dataset
-    from eval.predictions import load_predictions
+    from redactor_eval.api import evaluate
+    from redactor_eval.dataset import load_dataset
+    from redactor_eval.predictions import load_predictions
     from redactor.cli import main
     from redactor.errors import EXIT_PARTIAL
 

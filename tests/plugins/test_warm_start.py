@@ -11,8 +11,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from plugins import _tesseract_lib
-from plugins.tesseract_ocr import TesseractOcr
+from redactor_plugins import _tesseract_lib
+from redactor_plugins.tesseract_ocr import TesseractOcr
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "eval" / "data" / "sample" / "images" / "inv-0000.png"
@@ -59,7 +59,7 @@ def test_tesseract_loads_its_model_when_built_not_when_reading():
 def test_presidio_compiles_its_patterns_when_built():
     out = _run("""
         import regex
-        from plugins.presidio_detector import PresidioDetector
+        from redactor_plugins.presidio_detector import PresidioDetector
         from redactor.model import OcrPage, WordBox
         detector = PresidioDetector()
         compiled = []
@@ -78,8 +78,8 @@ def test_presidio_compiles_its_patterns_when_built():
 def test_rules_load_their_word_lists_when_built():
     out = _run("""
         import sys
-        from plugins.rules import addresses, places
-        from plugins.rules_detector import RulesDetector
+        from redactor_plugins.rules import addresses, places
+        from redactor_plugins.rules_detector import RulesDetector
         print("wordfreq" in sys.modules, end=" ")
         RulesDetector()
         print("wordfreq" in sys.modules, addresses.compile_address_regexes.cache_info().currsize,

@@ -24,10 +24,10 @@ import os
 import warnings
 from pathlib import Path
 
-from eval.api import evaluate
-from eval.dataset import load_dataset, select_split
-from eval.predictions import PagePrediction, page_prediction_from_json
-from eval.realdata.freeze_ocr import load_frozen, page_image
+from redactor_eval.api import evaluate
+from redactor_eval.dataset import load_dataset, select_split
+from redactor_eval.predictions import PagePrediction, page_prediction_from_json
+from redactor_eval.realdata.freeze_ocr import load_frozen, page_image
 from redactor import registry
 from redactor.config import load_config
 from redactor.ocr_cache import OcrCache, image_hash

@@ -8,9 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from eval.benchmarks.bench_colour_text import (hidden, render_colour_page,
+from redactor_eval.benchmarks.bench_colour_text import (hidden, render_colour_page,
                                                render_outline_page)
-from plugins.tesseract_ocr import TesseractOcr
+from redactor_plugins.tesseract_ocr import TesseractOcr
 
 pytest.importorskip("pytesseract")
 if TesseractOcr.unavailable_reason():

@@ -44,3 +44,13 @@ def test_the_evaluation_commands_come_through_entry_points():
     parser = build_parser()
     sub = next(a for a in parser._actions if hasattr(a, "choices") and a.choices and "redact" in a.choices)
     assert names <= set(sub.choices)
+
+
+def test_nothing_imports_the_folders_by_their_bare_names():
+    # the folders install as redactor_plugins / redactor_eval / redactor_mappings: a bare
+    # `plugins` or `eval` import works only from a checkout and would load a second copy
+    bad = [f"{path.relative_to(ROOT)} imports {name}"
+           for folder in ("redactor", "plugins", "eval", "tests")
+           for path in sorted((ROOT / folder).rglob("*.py")) if "/data/" not in str(path)
+           for name in _imports(path) & {"plugins", "eval", "mappings"}]
+    assert not bad, bad

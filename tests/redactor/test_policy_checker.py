@@ -11,7 +11,7 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from eval.benchmarks.bench_policy_checker import GOLDEN_2 as GOLDEN_2_PATH, evaluate, load_golden
+from redactor_eval.benchmarks.bench_policy_checker import GOLDEN_2 as GOLDEN_2_PATH, evaluate, load_golden
 from redactor.cli import main as cli_main
 from redactor.errors import InputError
 from redactor.policy.checker import check

@@ -107,7 +107,7 @@ def test_bench_puts_systems_side_by_side(dataset, tmp_path):
 
 
 def test_bench_system_specs(tmp_path):
-    from eval.bench import parse_system
+    from redactor_eval.bench import parse_system
     from redactor.errors import InputError
     default = parse_system("default")
     assert default.is_default and default.predict_args() == []     # default options, not just names

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from PIL import Image, ImageDraw
 
-from eval.synth import handwriting
-from eval.synth.fonts import MONO, SANS, SERIF, Font, load
-from eval.synth.render import Canvas, Run
-from eval.synth.values import LABELS, Address, Org, Person, ValueMaker, pick
+from redactor_eval.synth import handwriting
+from redactor_eval.synth.fonts import MONO, SANS, SERIF, Font, load
+from redactor_eval.synth.render import Canvas, Run
+from redactor_eval.synth.values import LABELS, Address, Org, Person, ValueMaker, pick
 
 
 @dataclass

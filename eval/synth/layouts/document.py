@@ -4,8 +4,8 @@ memo as typed in industry archives."""
 
 from __future__ import annotations
 
-from eval.synth.layouts.common import Page, footer, kv_rows, paragraph, sign, stamp
-from eval.synth.values import pick
+from redactor_eval.synth.layouts.common import Page, footer, kv_rows, paragraph, sign, stamp
+from redactor_eval.synth.values import pick
 
 FILING = (
     "{org} is the licensee of Station {call}, Facility ID No. {fid}, licensed to {loc}.",

@@ -3,9 +3,9 @@ with values in running text, a signature block and often a quoted earlier messag
 
 from __future__ import annotations
 
-from eval.synth.fonts import Font
-from eval.synth.layouts.common import Page, footer, kv_rows, paragraph
-from eval.synth.values import pick
+from redactor_eval.synth.fonts import Font
+from redactor_eval.synth.layouts.common import Page, footer, kv_rows, paragraph
+from redactor_eval.synth.values import pick
 
 BODY = (
     "{p1}, can you send me the final numbers for {org2} by {date}?",

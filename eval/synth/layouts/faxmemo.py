@@ -13,11 +13,11 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
-from eval.synth import intl
-from eval.synth.fonts import Font, load
-from eval.synth.layouts.common import Page, handwrite, paragraph, sign
-from eval.synth.typewriter import typewrite, typewriter_font
-from eval.synth.values import ValueMaker, pick
+from redactor_eval.synth import intl
+from redactor_eval.synth.fonts import Font, load
+from redactor_eval.synth.layouts.common import Page, handwrite, paragraph, sign
+from redactor_eval.synth.typewriter import typewrite, typewriter_font
+from redactor_eval.synth.values import ValueMaker, pick
 
 NOTES = (
     "Further to our telephone conversation of {date}, please find attached the revised figures for {org}.",

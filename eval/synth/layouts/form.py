@@ -4,9 +4,9 @@ street/city/state/ZIP cells, checkboxes, and a signature with its date."""
 
 from __future__ import annotations
 
-from eval.synth.fonts import Font
-from eval.synth.layouts.common import Page, handwrite, sign
-from eval.synth.values import pick
+from redactor_eval.synth.fonts import Font
+from redactor_eval.synth.layouts.common import Page, handwrite, sign
+from redactor_eval.synth.values import pick
 
 TITLES = (
     "EMPLOYEE ENROLLMENT FORM",

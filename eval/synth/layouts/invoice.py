@@ -3,8 +3,8 @@ details) and broadcast ad-buy orders with dense schedule tables (like VRDU's for
 
 from __future__ import annotations
 
-from eval.synth.fonts import Font
-from eval.synth.layouts.common import (
+from redactor_eval.synth.fonts import Font
+from redactor_eval.synth.layouts.common import (
     Page,
     address_block,
     footer,
@@ -16,7 +16,7 @@ from eval.synth.layouts.common import (
     split_cells,
     stamp,
 )
-from eval.synth.values import pick
+from redactor_eval.synth.values import pick
 
 
 def draw(page: Page) -> None:

@@ -3,7 +3,7 @@ account and claim numbers, body paragraphs with values in running text, signatur
 
 from __future__ import annotations
 
-from eval.synth.layouts.common import (
+from redactor_eval.synth.layouts.common import (
     Page,
     address_block,
     footer,
@@ -13,7 +13,7 @@ from eval.synth.layouts.common import (
     stamp,
     fax_banner,
 )
-from eval.synth.values import pick
+from redactor_eval.synth.values import pick
 
 BODY = (
     "Thank you for your letter of {date2} regarding account {acct}.",

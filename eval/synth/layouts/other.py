@@ -4,9 +4,9 @@ in by hand."""
 
 from __future__ import annotations
 
-from eval.synth.fonts import Font
-from eval.synth.layouts.common import Page, footer, handwrite, letterhead, paragraph
-from eval.synth.values import pick
+from redactor_eval.synth.fonts import Font
+from redactor_eval.synth.layouts.common import Page, footer, handwrite, letterhead, paragraph
+from redactor_eval.synth.values import pick
 
 NOTE = (
     "Attached are the pages you requested from {person}.",

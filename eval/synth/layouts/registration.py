@@ -10,11 +10,11 @@ Sometimes a rubber "RECEIVED" stamp with a date lands at an angle over the field
 
 from __future__ import annotations
 
-from eval.synth import intl
-from eval.synth.fonts import Font
-from eval.synth.layouts.common import Page, handwrite, sign, stamp
-from eval.synth.typewriter import typewrite, typewriter_font
-from eval.synth.values import pick
+from redactor_eval.synth import intl
+from redactor_eval.synth.fonts import Font
+from redactor_eval.synth.layouts.common import Page, handwrite, sign, stamp
+from redactor_eval.synth.typewriter import typewrite, typewriter_font
+from redactor_eval.synth.values import pick
 
 RECEIVED = (
     "Received by NSD/FARA Registration Unit",
