@@ -54,6 +54,7 @@ demo: install-core
 	@echo "redacted sample pages are in out/ (*.redacted.png, boxes in *.boxes.jsonl)"
 
 test: install
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
 bench: install

@@ -242,7 +242,7 @@ class RulesDetector(Detector):
         # phone's shape) says less and goes; checksums (score >= 0.9) stay
         labelled = [h for h in hits if h.rule.startswith("label_") and h.score >= LABEL_SCORE]
         hits = [h for h in hits if h.rule not in SHAPE_RULES or h.score >= LABEL_SCORE or
-                not any(l.start <= h.start and h.end <= l.end for l in labelled)]
+                not any(lb.start <= h.start and h.end <= lb.end for lb in labelled)]
         if "repeats" not in off:
             hits += _label_repeats(page.text, hits)
             hits += _damaged_repeats(layout, hits)

@@ -1,5 +1,6 @@
 """OCR backend ``tesseract``: Debian's Tesseract (in-process through libtesseract, or the
-binary through pytesseract), word level, made to read bad scans (low resolution, noise, dithering, faint ink, skew, pages fed sideways).
+binary through pytesseract), word level, made to read bad scans (low resolution, noise,
+dithering, faint ink, skew, pages fed sideways).
 
 Per page: clean the image (turn white-on-dark bands dark-on-light, flatten the
 background, suppress noise, merge dithering),
@@ -20,6 +21,7 @@ on small machines, same words); parallelise over pages instead.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import shutil
@@ -954,7 +956,7 @@ def _join_cells_once(lines: dict, info: dict, root: dict, find) -> None:
         h, cy, x0, x1 = info[key]
         if h <= 0:
             continue
-        best = None
+        best, best_gap = None, math.inf
         for other, ows in lines.items():
             if other == key or find(other) == find(key):
                 continue

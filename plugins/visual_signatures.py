@@ -278,7 +278,6 @@ class SignatureDetector(VisualDetector):
 
     @staticmethod
     def _near_label(box, labels, h: float) -> bool:
-        cx = (box[0] + box[2]) / 2
         for w in labels:
             x0, y0, x1, y1 = w.bbox
             if box[2] < x0 - LABEL_LEFT * h or box[0] > x1 + LABEL_RIGHT * h:

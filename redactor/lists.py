@@ -16,7 +16,7 @@ Deny wins over allow: a value both allowed and denied is redacted.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from redactor.errors import InputError

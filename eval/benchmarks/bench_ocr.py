@@ -333,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
                 f, lc, n = recall(page.words, [(wd.text, wd.bbox) for wd in ocr.words])
                 found, loc, total = found + f, loc + lc, total + n
             acc = totals[s]
-            acc[0] += found; acc[1] += loc; acc[2] += total; acc[3] += seconds; acc[4] += len(degraded)
+            for i, value in enumerate((found, loc, total, seconds, len(degraded))):
+                acc[i] += value
             print(f"{kind:<11} {s:<8} {found / total:>11.3f} {loc / total:>8.3f} "
                   f"{seconds / len(degraded):>7.2f}", flush=True)
     print("-" * 49)

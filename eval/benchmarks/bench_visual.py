@@ -114,9 +114,9 @@ def base_predictions(pages, base: str | None, ocr_cache: str | None):
     """page_id -> (base redactions, OcrPage)."""
     out = {}
     if base:
-        preds = {json.loads(l)["page_id"]: json.loads(l) for l in Path(base).read_text().splitlines()}
+        preds = {r["page_id"]: r for r in map(json.loads, Path(base).read_text().splitlines())}
         ocr_path = Path(base).with_suffix("").as_posix() + ".ocr.jsonl"
-        ocr = {json.loads(l)["page_id"]: json.loads(l) for l in Path(ocr_path).read_text().splitlines()}
+        ocr = {r["page_id"]: r for r in map(json.loads, Path(ocr_path).read_text().splitlines())}
         for p in pages:
             red = [Redaction.from_json(r) for r in preds[p["page_id"]]["predictions"]]
             out[p["page_id"]] = (red, OcrPage.from_json(ocr[p["page_id"]]))
@@ -269,7 +269,8 @@ def draw_signature(arr: np.ndarray, x: int, y_base: int, width: int, height: int
             cx = pts[-1][0]
         cx += width * 0.06
     # scale into the width given
-    xs = np.array([p[0] for p in pts]); ys = np.array([p[1] for p in pts])
+    xs = np.array([p[0] for p in pts])
+    ys = np.array([p[1] for p in pts])
     xs = x + (xs - xs.min()) * (width / max(1.0, xs.max() - xs.min()))
     slant = 0.25
     xs = xs + slant * (y_base - ys)

@@ -6,8 +6,8 @@ letters, which on a 762x1000 scan (text 8-12 px high) puts a box that hides exac
 value below IoU 0.75 with its gold (median IoU of a FUNSD box with its own ink: 0.74). The
 gold of this set is ink-tight, like the generated pages' gold, so that IoU measures the
 redaction and not the annotator's margin. Rules along a box's edges (the underline a
-typed value sits on, a cell wall) are not the value's ink and are left out. A box with fewer than 10 ink pixels is left as
-drawn (the contract's ink measure falls back to area there too).
+typed value sits on, a cell wall) are not the value's ink and are left out. A box with fewer
+than 10 ink pixels is left as drawn (the contract's ink measure falls back to area there too).
 """
 from __future__ import annotations
 

@@ -86,8 +86,8 @@ def layer_lines(data: bytes, page: int) -> tuple[dict[str, str], list[list[dict]
                     words.append(word)
                 word = None
                 continue
-            l, b, r, t = tp.get_charbox(i)
-            box = [l * k, (height - t) * k, r * k, (height - b) * k]
+            left, b, r, t = tp.get_charbox(i)
+            box = [left * k, (height - t) * k, r * k, (height - b) * k]
             if word is None:
                 word = {"text": ch, "bbox": box}
             else:

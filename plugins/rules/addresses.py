@@ -588,7 +588,8 @@ def join_address_rows(layout: Layout, spans: list, text: str) -> list:
     """One address written across the cells of a form row ("HOME ADDRESS | CITY | STATE |
     ZIP"): an ADDRESS span followed on the same line by ADDRESS or LOCATION spans, with only
     separators between (or, before a state code, the city's own cell that no rule typed),
-    becomes one ADDRESS span; a ZIP or postal code right after it joins too. ``spans`` are merged, non-overlapping Span objects sorted by start."""
+    becomes one ADDRESS span; a ZIP or postal code right after it joins too. ``spans`` are
+    merged, non-overlapping Span objects sorted by start."""
     out: list = []
     for sp in spans:
         prev = out[-1] if out else None

@@ -22,7 +22,8 @@ SCORE_STATE = 0.5      # a state's name alone ("shipped from our Indiana warehou
 def compile_place_regex(vocab: Vocab) -> re.Pattern:
     town = r"(?:[A-Z][a-z'’.\-]+[ ]){0,2}[A-Z][a-z'’\-]+"
     return re.compile(
-        rf"(?<![\w,])(?P<place>{town}),[ ](?:(?:{_alt(vocab.us_states)})(?![\w.])|(?:{_alt(vocab.us_state_names)})(?![\w]))"
+        rf"(?<![\w,])(?P<place>{town}),[ ]"
+        rf"(?:(?:{_alt(vocab.us_states)})(?![\w.])|(?:{_alt(vocab.us_state_names)})(?![\w]))"
         r"(?![ ,]*\d{3})")
 
 

@@ -236,7 +236,7 @@ def _share_at(t: _Tokens, i: int) -> tuple[str, int] | None:
     """A share in words: "one-eighth", "three-fifths of", "a quarter of", "half of"."""
     w = t.word(i)
     if w in ("half", "halves"):
-        if t.word(i + 1) == "of" and t.joined(i) and not t.word(i - 1) in ("a", "an"):
+        if t.word(i + 1) == "of" and t.joined(i) and t.word(i - 1) not in ("a", "an"):
             return "1/2", i + 1
         return None
     frac = _fraction_at(t, i)

@@ -87,7 +87,8 @@ def test_weak_regions_are_the_unsure_lines_and_the_unread_ink():
     first = first_page([("Invoice", 30, 120, 95)])     # read only the first word of line one
     first = OcrPage(900, 260, (WordBox("Invoice", (30, 36, 118, 57), 95.0, 1, 1),), "t")
     regions = weak_regions(gray, first, 128.0)
-    covers = lambda x, y: any(r[0] <= x <= r[2] and r[1] <= y <= r[3] for r in regions)
+    def covers(x, y):
+        return any(r[0] <= x <= r[2] and r[1] <= y <= r[3] for r in regions)
     assert covers(300, 46)            # "Margaret Holloway": ink no word covers
     assert covers(200, 150)           # the struck line
     assert not covers(70, 46)         # "Invoice" was read

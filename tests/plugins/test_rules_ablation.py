@@ -130,7 +130,7 @@ def test_ablation_table_rows_and_deltas():
     assert rows["no_names"]["d_missed_crit"] == 21          # names help: off, 21 more leak
     assert rows["no_names"]["d_docleak_ink_crit"] == pytest.approx(0.20)
     assert rows["no_names"]["docleak_crit_05"] == 0.40 and rows["no_names"]["f1_loc_05"] == 0.72
-    assert rows["no_places"]["d_collateral"] == pytest.approx(0.005) 
+    assert rows["no_places"]["d_collateral"] == pytest.approx(0.005)
     md = ablation.ablation_markdown(bench, what={"no_names": "names"})
     lines = [ln for ln in md.splitlines() if ln.startswith("| no_names")]
     assert lines == ["| no_names | names | 0.700 (0.720) | 0.45 (0.40) | 0.40 | 0.020 | 31 "

@@ -211,7 +211,8 @@ def test_a_row_part_whose_box_skew_made_tall_still_joins_its_row():
     # city a box twice as tall as the street's, reaching below it
     words = [WordBox("961", (184, 1033, 250, 1064), 93.0, 0, 0), WordBox("Edward", (264, 1040, 410, 1070), 96.0, 0, 0),
              WordBox("Loop,", (420, 1042, 509, 1082), 96.0, 0, 0),
-             WordBox("Nicolemauth", (523, 1034, 743, 1110), 89.0, 1, 0), WordBox("OK", (773, 1060, 828, 1086), 83.0, 1, 0),
+             WordBox("Nicolemauth", (523, 1034, 743, 1110), 89.0, 1, 0),
+             WordBox("OK", (773, 1060, 828, 1086), 83.0, 1, 0),
              WordBox("70220", (838, 1059, 951, 1090), 83.0, 1, 0),
              WordBox("Total", (184, 1200, 300, 1240), 96.0, 2, 0)]
     page = OcrPage(2000, 2000, tuple(words), "test")

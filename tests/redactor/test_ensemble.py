@@ -237,8 +237,10 @@ def test_last_comma_first_is_one_name():
 
 def test_pieces_of_one_web_address_broken_by_ocr_are_one_span():
     text = "Web: www.smith U8oper.biz\nSee https:/ /meine: re-chan.com/ today"
-    spans = [_span(text, "www.smith", "ONLINE_ID", 0.9, "rules"), _span(text, "U8oper.biz", "ONLINE_ID", 0.75, "rules"),
-             _span(text, "https:/ /meine", "ONLINE_ID", 0.9, "rules"), _span(text, "re-chan.com/", "ONLINE_ID", 0.75, "rules")]
+    spans = [_span(text, "www.smith", "ONLINE_ID", 0.9, "rules"),
+             _span(text, "U8oper.biz", "ONLINE_ID", 0.75, "rules"),
+             _span(text, "https:/ /meine", "ONLINE_ID", 0.9, "rules"),
+             _span(text, "re-chan.com/", "ONLINE_ID", 0.75, "rules")]
     out = merge_spans(spans, text=text)
     assert [(s.type, s.text) for s in out] == [("ONLINE_ID", "www.smith U8oper.biz"),
                                                ("ONLINE_ID", "https:/ /meine: re-chan.com/")]

@@ -111,7 +111,6 @@ def test_blank_region_gets_padding_only_and_shrink_tightens_margins():
     tight = fit_box(g2, loose, pad_frac=0.0, shrink=True)
     assert tight == pytest.approx(b, abs=1.0)
     # the default tightening cuts empty margins too, by at most half the box height a side
-    h = loose[3] - loose[1]
     tightened = fit_box(g2, loose, pad_frac=0.0)
     assert tightened[1] == pytest.approx(b[1], abs=1.0) and tightened[3] == pytest.approx(b[3], abs=1.0)
     assert tightened[0] == pytest.approx(b[0], abs=1.0) and tightened[2] == pytest.approx(b[2], abs=1.0)
@@ -293,7 +292,8 @@ def test_dots_join_into_glyphs_when_asked_even_among_solid_strokes():
         mask[y, 840] = 1
     auto = ink_components(mask, 20.0)
     joined = ink_components(mask, 20.0, join_dots=True)
-    tallest = lambda comps: max(int(comps[2][k][3]) for k in range(1, comps[0]) if comps[2][k][0] >= 830)
+    def tallest(comps):
+        return max(int(comps[2][k][3]) for k in range(1, comps[0]) if comps[2][k][0] >= 830)
     assert tallest(auto) == 1
     assert tallest(joined) >= 18
 

@@ -58,6 +58,7 @@ def test_the_guard_itself_sees_connection_attempts(tmp_path):
     (guard_dir / "sitecustomize.py").write_text(GUARD)
     log = tmp_path / "net.log"
     env = dict(os.environ, PYTHONPATH=str(guard_dir), REDACTOR_NET_LOG=str(log))
-    code = "import socket\ntry:\n    socket.create_connection(('192.0.2.1', 80), timeout=1)\nexcept OSError:\n    pass\n"
+    code = ("import socket\ntry:\n    socket.create_connection(('192.0.2.1', 80), timeout=1)\n"
+            "except OSError:\n    pass\n")
     subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=60)
     assert "192.0.2.1" in log.read_text()

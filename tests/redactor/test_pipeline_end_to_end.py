@@ -8,7 +8,6 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from redactor.cli import main
-from redactor.errors import InputError, PluginUnavailable
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 LINES = [

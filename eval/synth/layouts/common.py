@@ -179,10 +179,10 @@ def inline_pairs(
         x -= total / 2
     elif align == "right":
         x -= total
-    for (l, v, k), w in zip(parts, widths):
+    for (lab, v, k), w in zip(parts, widths):
         vx = x
-        if l:
-            vx = c.text(x, y, l + " ", font).x1
+        if lab:
+            vx = c.text(x, y, lab + " ", font).x1
         c.text(vx, y, v, font, kind=k)
         x += w + sep
     return y + font.size * 1.35
