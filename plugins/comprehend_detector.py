@@ -21,7 +21,7 @@ from redactor_plugins._retry import call_with_retries
 from redactor_plugins._text_chunks import Chunk, chunk_text
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, Span
-from redactor.plugin_api import Detector, load_label_mapping
+from redactor.plugin_api import Detector, load_label_mapping, ner_or_pattern
 
 API_MAX_TEXT_BYTES = 100_000       # documented: "The maximum string size is 100 KB"
 DEFAULT_CHUNK_BYTES = 99_000       # a margin under it, whichever KB the service means
@@ -53,6 +53,10 @@ class ComprehendDetector(Detector):
 
     name = "comprehend"
     mapping_file = "comprehend.yaml"
+
+    @classmethod
+    def evidence_of(cls, span: Span) -> int:
+        return ner_or_pattern(span)
 
     @classmethod
     def unavailable_reason(cls) -> str | None:

@@ -31,7 +31,7 @@ from redactor_plugins._retry import call_with_retries
 from redactor_plugins._text_chunks import Chunk, chunk_text
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.model import OcrPage, Redaction, Span
-from redactor.plugin_api import Detector, OcrFreeSystem, forwarded_options, load_label_mapping
+from redactor.plugin_api import Detector, OcrFreeSystem, forwarded_options, load_label_mapping, ner_or_pattern
 
 log = logging.getLogger(__name__)
 
@@ -258,6 +258,10 @@ class GoogleDlpTextDetector(_DlpClient, Detector):
     """DLP on our OCR page text."""
 
     name = "google-dlp-text"
+
+    @classmethod
+    def evidence_of(cls, span: Span) -> int:
+        return ner_or_pattern(span)
 
     def __init__(self, **options):
         self._setup(**options)

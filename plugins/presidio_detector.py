@@ -31,7 +31,7 @@ from redactor_plugins._windows import merge_spans
 from redactor.errors import InputError, PluginUnavailable
 from redactor.model import OcrPage, Span
 from redactor.paths import mapping_file
-from redactor.plugin_api import Detector, load_label_mapping
+from redactor.plugin_api import Detector, load_label_mapping, ner_or_pattern
 from redactor.taxonomy import is_known, parse_types
 
 # Names under which the default English model may be installed: the official package, or the
@@ -227,6 +227,10 @@ def _deny_pattern(value: str) -> str:
 class PresidioDetector(Detector):
     name = "presidio"
     mapping_file = "presidio.yaml"
+
+    @classmethod
+    def evidence_of(cls, span: Span) -> int:
+        return ner_or_pattern(span)
 
     @classmethod
     def unavailable_reason(cls) -> str | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from redactor.ensemble import merge_spans
 from redactor.errors import InputError, PluginUnavailable
 from redactor.model import OcrPage, Span
-from redactor.plugin_api import Detector, load_label_mapping
+from redactor.plugin_api import PATTERN, STATISTICAL, STRUCTURAL, Detector, load_label_mapping
 
 from redactor_plugins._options import as_float
 from redactor_plugins.rules.addresses import compile_address_regexes, find_address_hits, join_address_rows
@@ -180,9 +180,21 @@ def _damaged_repeats(layout: Layout, hits: list[Hit]) -> list[Hit]:
     return out
 
 
+# Evidence bands of the rules' scores (RulesDetector.evidence_of)
+STRUCTURAL_SCORE = 0.9
+PATTERN_SCORE = 0.5
+
 class RulesDetector(Detector):
     name = "rules"
     mapping_file = "rules.yaml"
+
+    @classmethod
+    def evidence_of(cls, span: Span) -> int:
+        # the score bands of docs/detection.md: >= 0.9 label-driven or checksum-valid,
+        # >= 0.5 a pattern or a context cue, below that a fallback guess
+        if span.score >= STRUCTURAL_SCORE:
+            return STRUCTURAL
+        return PATTERN if span.score >= PATTERN_SCORE else STATISTICAL
 
     def __init__(self, min_score: float = 0.0, data_dir: str | Path | None = None,
                  disable=None, **unknown):
@@ -372,7 +384,7 @@ class RulesDetector(Detector):
                 continue
             spans.append(Span(h.start, h.end, fine, h.score, self.name, page.text[h.start:h.end]))
         layout = Layout(page)
-        merged = merge_spans(spans, text=page.text)
+        merged = merge_spans(spans, text=page.text, evidence=self.evidence_of)
         if "address_rows" not in self.disabled:
             merged = join_address_rows(layout, merged, page.text)
         if "column_gaps" not in self.disabled:

@@ -45,7 +45,7 @@ import re
 from typing import Callable, Iterable, Sequence
 
 from redactor.errors import InputError
-from redactor.model import Span
+from redactor.model import PATTERN, STATISTICAL, STRUCTURAL, Span  # noqa: F401 (tiers re-exported)
 from redactor.taxonomy import is_critical, is_known
 
 # More specific identifiers first: when two equally scored findings disagree, the one that
@@ -57,36 +57,11 @@ DEFAULT_PRIORITY: tuple[str, ...] = (
 )
 
 
-# Evidence tiers, strongest first.
-STRUCTURAL = 3     # a label names the value ("Phone:", "Acct #") or a checksum holds (Luhn, mod-97)
-PATTERN = 2        # the characters have the shape of the type, nothing more
-STATISTICAL = 1    # a model's guess from the words around (NER), or a last-resort fallback
-
-# The `rules` detector states its evidence in its score bands (docs/detection.md): >= 0.9
-# label-driven or checksum-valid, >= 0.5 pattern or context cue, below that a fallback guess.
-RULES_STRUCTURAL_SCORE = 0.9
-RULES_PATTERN_SCORE = 0.5
-# Types a NER model finds from the meaning of words; detectors that combine NER with pattern
-# recognizers (Presidio, Google DLP) give the other types by pattern.
-_NER_TYPES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "ADDRESS", "DATE", "OTHER"})
-_PATTERN_DETECTORS = frozenset({"presidio", "google_dlp", "comprehend"})
-
-
-def detector_evidence(detector: str, span: Span) -> int:
-    """Evidence tier of ``span`` as found by the one detector ``detector``."""
-    if detector == "rules":
-        if span.score >= RULES_STRUCTURAL_SCORE:
-            return STRUCTURAL
-        return PATTERN if span.score >= RULES_PATTERN_SCORE else STATISTICAL
-    if detector in _PATTERN_DETECTORS and span.type not in _NER_TYPES:
-        return PATTERN
-    return STATISTICAL    # model-based detectors (GLiNER, privacy filter, VLM) and the unknown
-
-
 def evidence_of(span: Span) -> int:
-    """The strongest evidence tier among the detectors that found ``span``."""
-    names = [d for d in span.detector.split("+") if d] or [""]
-    return max(detector_evidence(d, span) for d in names)
+    """The evidence tier the detector declared for ``span`` (``Span.evidence``, filled by the
+    pipeline from ``Detector.evidence_of``); a span without one counts as a statistical
+    guess. Merged spans carry the strongest of their members'."""
+    return span.evidence or STATISTICAL
 
 
 def _critical(t: str) -> bool:
@@ -187,7 +162,8 @@ def _resolve(cluster: list[Span], text: str | None, priority: Sequence[str],
     merged = Span(start, end, winner.type,
                   max(s.score for s in cluster if s.type == winner.type),
                   _detectors(cluster), text[start:end] if text is not None else
-                  winner.text if (start, end) == (winner.start, winner.end) else "")
+                  winner.text if (start, end) == (winner.start, winner.end) else "",
+                  max(evidence(s) for s in cluster))
     out = [merged]
     kept = [p for p in (_strip(p, text) for p in pieces) if p is not None]
     out.extend(merge_spans(kept, text=text, priority=priority, evidence=evidence))
@@ -254,7 +230,8 @@ def join_inverted_names(spans: list[Span], text: str) -> list[Span]:
                 not (prev.detector == s.detector == "rules") and \
                 not (len(text[s.start:s.end].split()) == 1 and _FIRM_TAIL.match(text, s.end)):
             out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
-                                 detector=_detectors([prev, s]), text=text[prev.start:s.end])
+                                 detector=_detectors([prev, s]), text=text[prev.start:s.end],
+                                 evidence=max(evidence_of(prev), evidence_of(s)))
             continue
         if s.type == "PERSON" and _FIRST_AND_INITIAL.fullmatch(text[s.start:s.end]):
             # "Walker, Maria L." where only "Maria L." was tagged: a form's "Last, First
@@ -283,7 +260,8 @@ def join_split_addresses(spans: list[Span], text: str) -> list[Span]:
                 not WEB_ADDRESS_START.match(text, s.start) and \
                 not ("@" in text[prev.start:prev.end] and "@" in text[s.start:s.end]):
             out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
-                                 detector=_detectors([prev, s]), text=text[prev.start:s.end])
+                                 detector=_detectors([prev, s]), text=text[prev.start:s.end],
+                                 evidence=max(evidence_of(prev), evidence_of(s)))
             continue
         out.append(s)
     return out

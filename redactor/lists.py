@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from redactor.errors import InputError
-from redactor.model import OcrPage, Span
+from redactor.model import STRUCTURAL, OcrPage, Span
 
 DENY_DETECTOR = "deny"        # the ``detector`` (boxes file: ``sources``) of a deny-list span
 DEFAULT_DENY_TYPE = "OTHER"   # the taxonomy's catch-all type (group "other")
@@ -82,7 +82,7 @@ class Lists:
                 if end <= start or (start, end) in seen:
                     continue
                 seen.add((start, end))
-                out.append(Span(start, end, entry.type, 1.0, DENY_DETECTOR, text[start:end]))
+                out.append(Span(start, end, entry.type, 1.0, DENY_DETECTOR, text[start:end], STRUCTURAL))
         return out
 
     def add_denied(self, page: OcrPage, spans: Sequence[Span]) -> list[Span]:

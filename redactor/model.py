@@ -107,6 +107,13 @@ class OcrPage:
                    engine=engine, version=version)
 
 
+# How strong the evidence behind a span is, as the detector that found it declares it
+# (``Detector.evidence_of``); the ensemble ranks overlapping findings by it before score.
+STRUCTURAL = 3     # a label names the value ("Phone:", "Acct #") or a checksum holds (Luhn, mod-97)
+PATTERN = 2        # the characters have the shape of the type, nothing more
+STATISTICAL = 1    # a model's guess from the words around (NER), or a last-resort fallback
+
+
 @dataclass(frozen=True)
 class Span:
     """A detector's finding: characters [start, end) of the page text, with a fine type."""
@@ -116,6 +123,7 @@ class Span:
     score: float = 1.0
     detector: str = ""
     text: str = ""
+    evidence: int | None = None   # STRUCTURAL/PATTERN/STATISTICAL, declared by the detector
 
     def with_(self, **changes) -> "Span":
         return replace(self, **changes)

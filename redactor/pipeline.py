@@ -18,7 +18,7 @@ from redactor.aligner import Alignment, align_spans, propagate_repeats
 from redactor.config import RedactorConfig, load_config
 from redactor.errors import PluginFailed, RedactorError, plugin_failure
 from redactor.imageio import as_page_image
-from redactor.model import OcrPage, PageResult, Redaction, Span, WordBox
+from redactor.model import STATISTICAL, OcrPage, PageResult, Redaction, Span, WordBox
 from redactor.render import burn_in, parse_fill
 from redactor.taxonomy import is_known, parse_types
 from redactor.unread_ink import grow_redactions_over_unread_ink
@@ -52,7 +52,9 @@ def sanitize_ocr_page(page: OcrPage, width: int, height: int) -> OcrPage:
     return OcrPage(width, height, tuple(words), page.engine, page.version)
 
 
-def sanitize_spans(page: OcrPage, spans: Sequence[Span], detector: str) -> list[Span]:
+def sanitize_spans(page: OcrPage, spans: Sequence[Span], detector: str, evidence=None) -> list[Span]:
+    """The spans a detector returned, checked and clipped to the text, each with the
+    evidence tier the detector declares (``evidence(span)``) unless it carries one."""
     out = []
     n = len(page.text)
     for s in spans:
@@ -65,8 +67,9 @@ def sanitize_spans(page: OcrPage, spans: Sequence[Span], detector: str) -> list[
             # Past the end of the text or empty: nothing on the page to hide, but say so.
             log.warning("detector %s returned an empty/out-of-range span %d-%d", detector, s.start, s.end)
             continue
+        tier = s.evidence if s.evidence is not None else (evidence(s) if evidence else STATISTICAL)
         out.append(s.with_(start=start, end=end, text=page.text[start:end],
-                           detector=s.detector or detector))
+                           detector=s.detector or detector, evidence=tier))
     return out
 
 
@@ -148,7 +151,7 @@ class Redactor:
                 raise
             except Exception as exc:
                 raise plugin_failure(f"detector {name!r}", exc) from exc
-            found.extend(sanitize_spans(page, spans or [], name))
+            found.extend(sanitize_spans(page, spans or [], name, getattr(det, "evidence_of", None)))
         if self.user_patterns:
             found.extend(find_pattern_spans(self.user_patterns, page))
         if apply_filters and self.types is not None:

@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 
 import yaml
 
-from redactor.model import OcrPage, Redaction, Span
+from redactor.model import PATTERN, STATISTICAL, STRUCTURAL, OcrPage, Redaction, Span  # noqa: F401 (for plugins)
 from redactor.paths import mapping_file
 from redactor.taxonomy import is_known
 
@@ -99,8 +99,30 @@ class OcrBackend(Plugin):
 
 
 class Detector(Plugin):
+    """``evidence_of(span)`` declares how strong the evidence behind each span is
+    (STRUCTURAL: a label or a checksum; PATTERN: the value's shape; STATISTICAL: a model's
+    guess). The ensemble ranks overlapping findings of several detectors by it before their
+    scores, which are not comparable across detectors; a span may also carry its own
+    ``evidence``. The default is STATISTICAL."""
+    evidence: ClassVar[int] = STATISTICAL
+
     def detect(self, page: OcrPage) -> list[Span]:
         raise NotImplementedError
+
+    @classmethod
+    def evidence_of(cls, span: Span) -> int:
+        return cls.evidence
+
+
+# Types a NER model finds from the meaning of words; detectors that combine NER with pattern
+# recognizers (Presidio, Google DLP, Comprehend) find the other types by their shape.
+NER_TYPES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "ADDRESS", "DATE", "OTHER"})
+
+
+def ner_or_pattern(span: Span) -> int:
+    """The evidence of a NER-plus-patterns detector's span: a model's guess for the types
+    NER finds, a pattern for the others."""
+    return STATISTICAL if span.type in NER_TYPES else PATTERN
 
 
 class OcrFreeSystem(Plugin):

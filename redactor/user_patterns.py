@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from redactor.errors import InputError, one_line
-from redactor.model import OcrPage, Span
+from redactor.model import PATTERN, OcrPage, Span
 
 SOURCE_PREFIX = "pattern:"
 # Presidio's LemmaContextAwareEnhancer defaults (context_similarity_factor,
@@ -59,7 +59,8 @@ def find_pattern_spans(rules: tuple[PatternRule, ...], page: OcrPage) -> list[Sp
             score = rule.score
             if rule.context and _has_context(text, start, rule.context):
                 score = min(1.0, max(CONTEXT_FLOOR, score + CONTEXT_BOOST))
-            out.append(Span(start, end, rule.type, score, SOURCE_PREFIX + rule.name, text[start:end]))
+            out.append(Span(start, end, rule.type, score, SOURCE_PREFIX + rule.name, text[start:end],
+                            PATTERN))
     return out
 
 

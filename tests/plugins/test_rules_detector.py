@@ -915,7 +915,7 @@ def test_key_value_panel_with_a_far_tab_stop_under_a_title():
 
 
 def test_label_scores_sit_in_the_structural_band_and_patterns_below():
-    from redactor.ensemble import RULES_STRUCTURAL_SCORE
+    from redactor_plugins.rules_detector import STRUCTURAL_SCORE as RULES_STRUCTURAL_SCORE
     det = RulesDetector()
     page = page_from_rows(["Phone: 555-201-7788", "call 555-201-7799 today"])
     by_text = {s.text: s.score for s in det.detect(page)}

@@ -6,10 +6,32 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from redactor.ensemble import merge_spans
+from redactor import registry
+from redactor.ensemble import merge_spans as _merge_spans
 from redactor.errors import InputError
 from redactor.model import Span
 from redactor.taxonomy import fine_types, is_critical
+
+
+def _declared(span: Span) -> Span:
+    """The span with the evidence its detector declares, as the pipeline fills it in
+    (``Detector.evidence_of`` of the real plugin classes)."""
+    if span.evidence is not None or not span.detector:
+        return span
+    tiers = [_tier(d, span) for d in span.detector.split("+")]
+    return span.with_(evidence=max(tiers))
+
+
+def _tier(detector: str, span: Span) -> int:
+    from redactor.model import STATISTICAL
+    try:
+        return registry.plugin_class("detector", detector).evidence_of(span)
+    except InputError:       # a name no plugin has: it declares nothing
+        return STATISTICAL
+
+
+def merge_spans(spans, **kw):
+    return _merge_spans([_declared(s) for s in spans], **kw)
 
 TEXT = "Call John Smith at 555-123-4567 on 01/02/2024 about account 12345678 today."
 
@@ -59,16 +81,29 @@ def test_evidence_beats_score_across_detectors():
     assert out[0].type == "ACCOUNT_NUMBER"
 
 
-def test_evidence_tiers():
+def test_evidence_tiers_are_declared_by_the_detectors():
     from redactor.ensemble import PATTERN, STATISTICAL, STRUCTURAL, evidence_of
-    assert evidence_of(Span(0, 1, "PHONE", 0.9, "rules")) == STRUCTURAL
-    assert evidence_of(Span(0, 1, "PHONE", 0.85, "rules")) == PATTERN
-    assert evidence_of(Span(0, 1, "REFERENCE_NUMBER", 0.3, "rules")) == STATISTICAL
-    assert evidence_of(Span(0, 1, "PHONE", 1.0, "presidio")) == PATTERN
-    assert evidence_of(Span(0, 1, "PERSON", 1.0, "presidio")) == STATISTICAL
-    assert evidence_of(Span(0, 1, "CARD_NUMBER", 1.0, "gliner")) == STATISTICAL
-    assert evidence_of(Span(0, 1, "PERSON", 0.75, "presidio+rules")) == PATTERN
+    assert evidence_of(_declared(Span(0, 1, "PHONE", 0.9, "rules"))) == STRUCTURAL
+    assert evidence_of(_declared(Span(0, 1, "PHONE", 0.85, "rules"))) == PATTERN
+    assert evidence_of(_declared(Span(0, 1, "REFERENCE_NUMBER", 0.3, "rules"))) == STATISTICAL
+    assert evidence_of(_declared(Span(0, 1, "PHONE", 1.0, "presidio"))) == PATTERN
+    assert evidence_of(_declared(Span(0, 1, "PERSON", 1.0, "presidio"))) == STATISTICAL
+    assert evidence_of(_declared(Span(0, 1, "CARD_NUMBER", 1.0, "gliner"))) == STATISTICAL
+    assert evidence_of(_declared(Span(0, 1, "PERSON", 0.75, "presidio+rules"))) == PATTERN
     assert evidence_of(Span(0, 1, "PERSON", 0.75, "")) == STATISTICAL
+    # the name table is gone: Google DLP's text detector ranks its patterns as patterns
+    # (it was spelled "google_dlp" in the table and got the lowest tier)
+    assert evidence_of(_declared(Span(0, 1, "PHONE", 0.9, "google-dlp-text"))) == PATTERN
+    # a third party's detector declares its own: a span may carry it, whatever its name
+    assert evidence_of(Span(0, 1, "PHONE", 0.5, "acme-checksums", evidence=STRUCTURAL)) == STRUCTURAL
+
+
+def test_a_declared_structural_span_of_any_detector_beats_a_pattern():
+    from redactor.ensemble import STRUCTURAL
+    s, e = _find("12345678")
+    out = _merge_spans([Span(s, e, "ACCOUNT_NUMBER", 0.6, "acme", evidence=STRUCTURAL),
+                        _declared(Span(s, e, "REFERENCE_NUMBER", 1.0, "presidio"))])
+    assert out[0].type == "ACCOUNT_NUMBER" and out[0].evidence == STRUCTURAL
 
 
 def test_a_sloppy_span_does_not_widen_the_tight_one():
@@ -114,8 +149,8 @@ def test_equal_scores_fall_back_to_the_fixed_priority():
 def test_non_overlapping_spans_pass_unchanged_and_input_order_does_not_matter():
     a = Span(*_find("John Smith"), "PERSON", 0.8, "x")
     b = Span(*_find("555-123-4567"), "PHONE", 0.9, "y")
-    assert merge_spans([b, a]) == [a, b]
-    assert merge_spans([a, b]) == merge_spans([b, a])
+    assert _merge_spans([b, a]) == [a, b]
+    assert _merge_spans([a, b]) == _merge_spans([b, a])
 
 
 def test_bad_offsets_raise_and_empty_spans_vanish():

@@ -5,6 +5,7 @@ their entry points, and no generic `plugins`, `eval` or `mappings` package is in
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import venv
@@ -23,8 +24,13 @@ def _run(args, cwd, **kw):
 
 @pytest.mark.slow
 def test_the_wheel_installs_and_redacts_from_a_fresh_environment(tmp_path):
+    # built from a copy: setuptools leaves build/ behind, whose stale modules a later build
+    # of the checkout would pack
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "__pycache__", ".hypothesis", "out", "data"))
     built = _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                  "-w", tmp_path / "dist", ROOT], cwd=tmp_path)
+                  "-w", tmp_path / "dist", source], cwd=tmp_path)
     assert built.returncode == 0, built.stderr[-2000:]
     wheel = next((tmp_path / "dist").glob("redactor-*.whl"))
     assert wheel.stat().st_size < 5_000_000      # code and label maps, not the datasets
