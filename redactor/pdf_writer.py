@@ -20,7 +20,7 @@ from pathlib import Path
 from PIL import Image
 
 from redactor.errors import OutputError
-from redactor.render import reduced
+from redactor.render import PageWriter, reduced
 
 # Object numbers 1 and 2 are the catalogue and the page tree, written last (their place in
 # the file does not matter; the cross-reference table says where they are).
@@ -47,7 +47,7 @@ def _png_idat(image: Image.Image) -> tuple[bytes, str, int, int]:
     return b"".join(chunks), "/DeviceGray", 1, (1 if clean.mode == "1" else 8)
 
 
-class ImagePdfWriter:
+class ImagePdfWriter(PageWriter):
     """``add_page(image)`` for each page in order, then ``close()``; the file at ``path`` is
     complete only after ``close()`` (callers write it under a temporary name). A page's size
     in points is its pixel size at its resolution: the ``dpi`` given to ``add_page`` (the
@@ -121,12 +121,3 @@ class ImagePdfWriter:
     def abort(self) -> None:
         """Stop without finishing the file (the caller removes it)."""
         self._fh.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        if kind is None:
-            self.close()
-        else:
-            self.abort()

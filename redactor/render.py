@@ -186,7 +186,28 @@ def write_png(image: Image.Image, path: Path, dpi: tuple[float, float] | None = 
         save_png(image, tmp, dpi)
 
 
-class TiffPageWriter:
+class PageWriter:
+    """A document written a page at a time: in a ``with`` block it is finished (``close``)
+    when the block succeeds and abandoned (``abort``, the caller removes the file) when it
+    raises, so a failed document never looks complete."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def abort(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if kind is None:
+            self.close()
+        else:
+            self.abort()
+
+
+class TiffPageWriter(PageWriter):
     """A TIFF of one or many pages written a page at a time: Pillow's AppendingTiffWriter
     puts each page (its strips and directory) at the end of the file and links the previous
     directory to it, so a document of any length is written with the memory of one page.
@@ -221,15 +242,6 @@ class TiffPageWriter:
     def abort(self) -> None:
         """Stop without finishing the file (the caller removes it)."""
         self._file.f.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        if kind is None:
-            self.close()
-        else:
-            self.abort()
 
 
 def write_pdf(images: Sequence[Image.Image], path: Path, dpi: float = 200.0) -> None:
