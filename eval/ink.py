@@ -42,7 +42,9 @@ def load_gray(path: Path, width: int, height: int) -> np.ndarray:
 
 
 def ink_mask(gray: np.ndarray) -> np.ndarray:
-    """Otsu's dark class; empty for a page of one grey level."""
+    """Otsu's dark class; empty for a page of one grey level. This is the contract's ink
+    (docs/leakage-format.md), kept here and not shared with the engine's ink fitting: the
+    measure must not move when the engine changes."""
     import cv2
 
     if gray.size == 0 or int(gray.min()) == int(gray.max()):

@@ -81,7 +81,7 @@ def make_client(service: str, region: str | None = None, profile: str | None = N
 def client_or_unavailable(service: str, region: str | None = None, profile: str | None = None):
     """``make_client``, with a missing SDK or an unusable region/profile turned into
     PluginUnavailable naming the plugin's service."""
-    from redactor.errors import PluginUnavailable
+    from redactor.plugin_api import PluginUnavailable
 
     missing = sdk_missing()
     if missing:

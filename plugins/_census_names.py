@@ -2,11 +2,12 @@
 places or organisations, by the census name lists (``redactor.census_names``)."""
 from __future__ import annotations
 
-from redactor.census_names import RETAGGED_LABELS, SCORE, given_names, reads_as_name, surnames, veto_words
+from redactor.plugin_api import (CENSUS_NAME_SCORE, CENSUS_RETAGGED_LABELS, given_names, reads_as_name,
+                                surnames, veto_words)
 
 
 def census_name_recognizer(language: str = "en"):
-    """A Presidio recognizer that reports as PERSON the spaCy entities of RETAGGED_LABELS
+    """A Presidio recognizer that reports as PERSON the spaCy entities of CENSUS_RETAGGED_LABELS
     that read as a name (``reads_as_name``). It reads the model's own labels from the
     parsed document, so it works whether or not Presidio is told to ignore organisations."""
     from presidio_analyzer import EntityRecognizer, RecognizerResult
@@ -20,9 +21,9 @@ def census_name_recognizer(language: str = "en"):
                 return []
             out = []
             for ent in nlp_artifacts.tokens.ents:
-                if ent.label_ in RETAGGED_LABELS and "\n" not in ent.text and \
+                if ent.label_ in CENSUS_RETAGGED_LABELS and "\n" not in ent.text and \
                         reads_as_name(ent.text.split()):
-                    out.append(RecognizerResult("PERSON", ent.start_char, ent.end_char, SCORE))
+                    out.append(RecognizerResult("PERSON", ent.start_char, ent.end_char, CENSUS_NAME_SCORE))
             return out
 
     return CensusNameRecognizer(supported_entities=["PERSON"], name="CensusNameRecognizer",

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from redactor.errors import PluginFailed
+from redactor.plugin_api import PluginFailed
 
 _JPEG_QUALITIES = (90, 75)
 _SCALES = (1.0, 0.85, 0.7, 0.6, 0.5, 0.42, 0.35, 0.3, 0.25)

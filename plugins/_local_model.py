@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from redactor.errors import InputError, PluginUnavailable
+from redactor.plugin_api import InputError, PluginUnavailable
 
 
 def hub_offline() -> bool:

@@ -21,8 +21,7 @@ import cv2
 import numpy as np
 
 from redactor_plugins._regions import crop_regions
-from redactor.aligner import union_box
-from redactor.model import OcrPage, WordBox
+from redactor.plugin_api import OcrPage, page_view, union_box, WordBox
 
 # A second-engine word overlaps a first-engine word when their intersection covers this much of
 # the smaller of the two boxes.
@@ -61,13 +60,6 @@ def _same_row(a, b) -> bool:
     return shared >= ROW_OVERLAP * min(a[3] - a[1], b[3] - b[1])
 
 
-def _lines(words: Sequence[WordBox]) -> dict[tuple[int, int], list[int]]:
-    out: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for i, w in enumerate(words):
-        out[(w.block, w.line)].append(i)
-    return out
-
-
 def _box_of(words: Sequence[WordBox]):
     return union_box(w.bbox for w in words)
 
@@ -78,9 +70,9 @@ def fuse_pages(first: OcrPage, second: Sequence[WordBox], engine: str, version: 
     words = list(first.words)
     next_line = max((w.line for w in words), default=0) + 1
     next_block = max((w.block for w in words), default=0) + 1
-    first_lines = _lines(words)
+    first_lines = {line.index: list(line.words) for line in page_view(first).lines}
     first_line_boxes = {k: _box_of([words[i] for i in ids]) for k, ids in first_lines.items()}
-    inserted: dict[tuple[int, int], list[WordBox]] = defaultdict(list)
+    inserted: dict[int, list[WordBox]] = defaultdict(list)
     own_lines: list[list[WordBox]] = []
     alternatives: list[list[WordBox]] = []
     by_line: dict[int, list[WordBox]] = defaultdict(list)
@@ -111,7 +103,8 @@ def fuse_pages(first: OcrPage, second: Sequence[WordBox], engine: str, version: 
     for key, ids in first_lines.items():
         line = [words[i] for i in ids]
         if key in inserted:
-            line = sorted(line + [WordBox(w.text, w.bbox, w.conf, key[1], key[0]) for w in inserted[key]],
+            ids_of = line[0]    # the inserted words take the OCR line and block ids of the line
+            line = sorted(line + [WordBox(w.text, w.bbox, w.conf, ids_of.line, ids_of.block) for w in inserted[key]],
                           key=lambda w: w.bbox[0])
         out.extend(line)
     for block, group in ((next_block, own_lines), (next_block + 1, alternatives)):
@@ -139,8 +132,8 @@ def weak_regions(gray: np.ndarray, page: OcrPage, ink_threshold: float,
     th = text_height(page.words) or 20.0
     regions: list[tuple[float, float, float, float]] = []
     if whole_lines:
-        for ids in _lines(page.words).values():
-            line = [page.words[i] for i in ids]
+        for view_line in page_view(page).lines:
+            line = [page.words[i] for i in view_line.words]
             if any(0 <= w.conf < WEAK_CONF for w in line):
                 regions.append(_box_of(line))
     else:

@@ -17,7 +17,7 @@ import urllib.request
 from typing import Any, Sequence
 
 from redactor_plugins._retry import call_with_retries
-from redactor.errors import PluginFailed
+from redactor.plugin_api import PluginFailed
 
 # Worth another try: a timeout, throttling, and server errors other than "not implemented"
 # (501) and "HTTP version not supported" (505), which a retry cannot change.

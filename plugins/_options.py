@@ -2,7 +2,7 @@
 command line or a config file. A bad value is the user's input error, said in one line."""
 from __future__ import annotations
 
-from redactor.errors import InputError
+from redactor.plugin_api import InputError
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}

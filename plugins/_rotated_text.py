@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from redactor import scan_cleanup as sc
+from redactor_plugins import _scan_cleanup as sc
 
 # A word whose ink counts as read: at least this confident, with two letters or digits.
 # Upside-down text has sure-looking short words ("NSS" at 96): a block keeps its other ink,
@@ -135,7 +135,7 @@ def find_blocks(work: np.ndarray, words, th: float) -> list[Block]:
     f = min(1.0, FIND_HEIGHT / th)
     small = cv2.resize(work, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1.0 else work
     ts = th * f
-    mask = sc.ink_mask(small)
+    mask = sc.merged_ink_mask(small)
     if cv2.countNonZero(mask) > 0.5 * mask.size:
         return []          # a dark page or a photo: no ink on paper to speak of
     # Table rules and frames are no text and would join everything near them.

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from redactor.model import Span
+from redactor.plugin_api import Span
 
 _WORD = re.compile(r"\S+")
 

@@ -19,9 +19,8 @@ from redactor_plugins._options import as_bool, as_choice, as_float, as_int
 from redactor_plugins._response_cache import ResponseCache, text_content_hash
 from redactor_plugins._retry import call_with_retries
 from redactor_plugins._text_chunks import Chunk, chunk_text
-from redactor.errors import InputError, PluginFailed, PluginUnavailable
-from redactor.model import OcrPage, Span
-from redactor.plugin_api import Detector, load_label_mapping, ner_or_pattern
+from redactor.plugin_api import (Detector, InputError, load_label_mapping, ner_or_pattern, OcrPage,
+                                PluginFailed, PluginUnavailable, Span)
 
 API_MAX_TEXT_BYTES = 100_000       # documented: "The maximum string size is 100 KB"
 DEFAULT_CHUNK_BYTES = 99_000       # a margin under it, whichever KB the service means

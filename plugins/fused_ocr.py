@@ -21,10 +21,7 @@ from redactor_plugins._ocr_fusion import fuse_pages, text_height, weak_regions
 from redactor_plugins._options import as_choice
 from redactor_plugins.rapidocr_ocr import RapidOcr, page_words
 from redactor_plugins.tesseract_ocr import TesseractOcr
-from redactor.aligner import union_box
-from redactor.model import OcrPage, WordBox
-from redactor.plugin_api import OcrBackend, forwarded_options
-from redactor.unread_ink import page_ink_threshold
+from redactor.plugin_api import forwarded_options, OcrBackend, OcrPage, page_ink_threshold, union_box, WordBox
 
 ALGORITHM_REVISION = "3"
 # The collage of weak regions is cut into sheets no taller than this: PP-OCR shrinks any image

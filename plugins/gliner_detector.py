@@ -23,11 +23,7 @@ import yaml
 from redactor_plugins._local_model import resolve_model_dir, weights_reason
 from redactor_plugins._options import as_bool, as_float, as_int
 from redactor_plugins._windows import Unit, Window, merge_spans, plan_windows
-from redactor.errors import InputError
-from redactor.model import OcrPage, Span
-from redactor.paths import mapping_file
-from redactor.plugin_api import Detector, load_label_mapping
-from redactor.taxonomy import is_known
+from redactor.plugin_api import Detector, InputError, is_known, load_label_mapping, mapping_file, OcrPage, Span
 
 log = logging.getLogger(__name__)
 

@@ -29,9 +29,8 @@ from redactor_plugins._options import as_bool, as_choice, as_float, as_int
 from redactor_plugins._response_cache import ResponseCache, image_content_hash, text_content_hash
 from redactor_plugins._retry import call_with_retries
 from redactor_plugins._text_chunks import Chunk, chunk_text
-from redactor.errors import InputError, PluginFailed, PluginUnavailable
-from redactor.model import OcrPage, Redaction, Span
-from redactor.plugin_api import Detector, OcrFreeSystem, forwarded_options, load_label_mapping, ner_or_pattern
+from redactor.plugin_api import (Detector, forwarded_options, InputError, load_label_mapping, ner_or_pattern,
+                                OcrFreeSystem, OcrPage, PluginFailed, PluginUnavailable, Redaction, Span)
 
 log = logging.getLogger(__name__)
 

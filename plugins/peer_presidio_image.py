@@ -12,8 +12,7 @@ import importlib.util
 import os
 import shutil
 
-from redactor.model import Redaction
-from redactor.plugin_api import OcrFreeSystem, load_label_mapping
+from redactor.plugin_api import load_label_mapping, OcrFreeSystem, Redaction
 
 
 class PeerPresidioImage(OcrFreeSystem):

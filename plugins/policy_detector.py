@@ -13,9 +13,8 @@ from typing import Any
 
 import pydantic
 
-from redactor.errors import InputError
-from redactor.model import OcrPage, Span
-from redactor.plugin_api import Detector, load_label_mapping
+from redactor_plugins._options import as_bool
+from redactor.plugin_api import Detector, InputError, load_label_mapping, OcrPage, Span
 
 
 class PolicyDetector(Detector):
@@ -33,7 +32,7 @@ class PolicyDetector(Detector):
 
     def __init__(self, policy=None, include_operands: bool = False, **options):
         # options: policy = path of a YAML/JSON policy file (or a loaded PolicySet/Policy)
-        from redactor.policy.model import Policy, PolicySet, as_policy_set, load_policies
+        from redactor.plugin_api import Policy, PolicySet, as_policy_set, load_policies
         if unknown := set(options) - {"policy_file", "policies"}:
             raise InputError(f"policy detector: unknown option(s) {', '.join(sorted(unknown))}")
         policy = policy or options.get("policy_file") or options.get("policies")
@@ -45,7 +44,7 @@ class PolicyDetector(Detector):
             self.policies = as_policy_set(policy)
         else:
             raise InputError(f"policy detector: policy must be a file path, not {type(policy).__name__}")
-        self.include_operands = _as_bool(include_operands)
+        self.include_operands = as_bool("include_operands", include_operands)
         self._types = load_label_mapping(self.mapping_file)
 
     def describe(self) -> str:
@@ -53,8 +52,8 @@ class PolicyDetector(Detector):
         return f"policy ({len(self.policies)} policies{ops})"
 
     def detect(self, page: OcrPage) -> list[Span]:
-        from redactor.policy.checker import check
-        result = check(self.policies, page.text)
+        from redactor.plugin_api import check_policies
+        result = check_policies(self.policies, page.text)
         types = {p.id: self._types.get(p.type, "OTHER") for p in self.policies}
         spans = {}
         for s in result.spans:
@@ -70,12 +69,3 @@ class PolicyDetector(Detector):
         return sorted(spans.values(), key=lambda sp: (sp.start, sp.end))
 
 
-def _as_bool(v) -> bool:
-    if isinstance(v, bool):
-        return v
-    s = str(v).strip().lower()
-    if s in ("1", "true", "yes", "on"):
-        return True
-    if s in ("0", "false", "no", "off", ""):
-        return False
-    raise InputError(f"policy detector: include_operands must be true or false, not {v!r}")

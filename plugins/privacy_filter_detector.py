@@ -18,9 +18,7 @@ from redactor_plugins._local_model import resolve_model_dir, weights_reason
 from redactor_plugins._options import as_bool, as_float, as_int
 from redactor_plugins._windows import Unit, Window, merge_spans, plan_windows
 from redactor_plugins.gliner_detector import _installed
-from redactor.errors import InputError, PluginFailed
-from redactor.model import OcrPage, Span
-from redactor.plugin_api import Detector, load_label_mapping
+from redactor.plugin_api import Detector, InputError, load_label_mapping, OcrPage, PluginFailed, Span
 
 # The published model reads 128k tokens, but attention is local (sliding window of 128) and
 # memory grows with length: windows of this size keep a page's cost flat.

@@ -23,10 +23,7 @@ import cv2
 import numpy as np
 
 from redactor_plugins._options import as_float, as_int
-from redactor.aligner import union_box
-from redactor.errors import PluginFailed, PluginUnavailable
-from redactor.model import OcrPage, WordBox
-from redactor.plugin_api import OcrBackend
+from redactor.plugin_api import OcrBackend, OcrPage, PluginFailed, PluginUnavailable, union_box, WordBox
 
 PACKAGE = "rapidocr-onnxruntime"
 INSTALL_HINT = ("make install, or: pip install onnxruntime pyclipper && "

@@ -11,16 +11,13 @@ import difflib
 import re
 from pathlib import Path
 
-from redactor.ensemble import merge_spans
-from redactor.errors import InputError, PluginUnavailable
-from redactor.model import OcrPage, Span
-from redactor.plugin_api import PATTERN, STATISTICAL, STRUCTURAL, Detector, load_label_mapping
+from redactor.plugin_api import (PATTERN, STATISTICAL, STRUCTURAL, Detector, InputError, load_label_mapping,
+                                merge_spans, OcrPage, page_view, PageView, PluginUnavailable, Span)
 
 from redactor_plugins._options import as_float
 from redactor_plugins.rules.addresses import compile_address_regexes, find_address_hits, join_address_rows
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
-from redactor_plugins.rules.layout import Layout
 from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
 from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
@@ -80,7 +77,7 @@ def parse_disable(value) -> frozenset[str]:
     return frozenset(names)
 
 
-def split_at_column_gaps(layout: Layout, spans: list[Span]) -> list[Span]:
+def split_at_column_gaps(layout: PageView, spans: list[Span]) -> list[Span]:
     """Cut PERSON and ORGANIZATION spans where two neighbouring words of one line lie
     further apart than a column gap (names.COLUMN_GAP text heights)."""
     out = []
@@ -130,7 +127,7 @@ def _key(text: str) -> str:
     return "".join(c for c in text.upper() if c.isalnum())
 
 
-def _damaged_repeats(layout: Layout, hits: list[Hit]) -> list[Hit]:
+def _damaged_repeats(layout: PageView, hits: list[Hit]) -> list[Hit]:
     """An identifier printed twice (the invoice number in the header and in the remit
     line) may be read right once and damaged once ("INV-60054" and "INV-6 054", one of
     its words unsure). Runs of up to three words of one line that are nearly the labelled
@@ -197,7 +194,7 @@ class RulesDetector(Detector):
         return PATTERN if span.score >= PATTERN_SCORE else STATISTICAL
 
     def __init__(self, min_score: float = 0.0, data_dir: str | Path | None = None,
-                 disable=None, **unknown):
+                 disable: list[str] | str | None = None, **unknown):
         """``min_score`` drops weaker findings; ``data_dir`` reads the patterns and lexicons
         from another folder (same file names as mappings/rules/); ``disable`` switches rule
         families off (names in FAMILIES; for ablations, docs/ablation.md)."""
@@ -229,7 +226,7 @@ class RulesDetector(Detector):
         """Every rule's candidates before merging (for inspection and tests)."""
         if not page.words:
             return []
-        layout = Layout(page)
+        layout = page_view(page)
         off = self.disabled
         hits = []
         if not {"patterns", "fallback"} <= off:
@@ -271,7 +268,7 @@ class RulesDetector(Detector):
                          (pieces == [h] or not self._under_product_header(layout, p))]
         return primary + fallback
 
-    def _under_product_header(self, layout: Layout, hit: Hit) -> bool:
+    def _under_product_header(self, layout: PageView, hit: Hit) -> bool:
         """Whether the column the number stands in is headed by a product word ("Item No.",
         "SKU"): going up the column past the values above it (words with digits), the first
         word is that header."""
@@ -316,7 +313,7 @@ class RulesDetector(Detector):
                     for h in find_pattern_hits(text[s:e], own)]
         return out
 
-    def _greeting_names(self, layout: Layout, hits: list[Hit]) -> list[Hit]:
+    def _greeting_names(self, layout: PageView, hits: list[Hit]) -> list[Hit]:
         """A message that opens with a bare name ("Anthony,") greets someone: when the line
         is one or two capitalised words ending in a comma and every word belongs to a person
         found elsewhere on the page ("To: Oneal, Anthony"), it is that person's name."""
@@ -336,7 +333,7 @@ class RulesDetector(Detector):
                 out.append(Hit("name_salutation", s, e - 1, 0.8))
         return out
 
-    def _full_names_of_greeted(self, layout: Layout, hits: list[Hit]) -> list[Hit]:
+    def _full_names_of_greeted(self, layout: PageView, hits: list[Hit]) -> list[Hit]:
         """A letter greets its addressee by title and surname ("Dear Dr. Cox:") and names
         them in full in the address block: a line of two or three capitalised words ending
         in that surname ("Heather Cox") is the same person. A first name after a bare
@@ -383,7 +380,7 @@ class RulesDetector(Detector):
             if fine is None or h.score < self.min_score or h.end <= h.start:
                 continue
             spans.append(Span(h.start, h.end, fine, h.score, self.name, page.text[h.start:h.end]))
-        layout = Layout(page)
+        layout = page_view(page)
         merged = merge_spans(spans, text=page.text, evidence=self.evidence_of)
         if "address_rows" not in self.disabled:
             merged = join_address_rows(layout, merged, page.text)

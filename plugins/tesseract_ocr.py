@@ -5,7 +5,7 @@ dithering, faint ink, skew, pages fed sideways).
 Per page: clean the image (turn white-on-dark bands dark-on-light, flatten the
 background, suppress noise, merge dithering),
 estimate the text height (joining broken strokes first when the "text" measured is their
-fragments), upscale small scans and shrink big text (``redactor.scan_cleanup``), straighten small skew,
+fragments), upscale small scans and shrink big text (``redactor_plugins._scan_cleanup``), straighten small skew,
 read words (Tesseract's TSV); when that read is weak, turn the page upright with
 Tesseract's orientation detection if its ink does not plainly show upright text lines,
 and read it once more with its strokes repaired, keeping the better read.
@@ -32,10 +32,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from redactor import scan_cleanup as sc
-from redactor.errors import InputError, PluginFailed, PluginUnavailable
-from redactor.model import OcrPage, WordBox
-from redactor.plugin_api import OcrBackend
+from redactor_plugins import _scan_cleanup as sc
+from redactor_plugins._options import as_bool
+from redactor.plugin_api import (UNSURE_CONF, InputError, OcrBackend, OcrPage, PluginFailed, PluginUnavailable,
+                                to_gray, WordBox)
 
 from redactor_plugins import _rotated_text as rotated
 from redactor_plugins._tesseract_lib import TesseractTimeout, load_library
@@ -51,16 +51,14 @@ _CMD_LOCK = threading.Lock()
 REREAD_SCALE = 1.5
 REREAD_LINE_HEIGHT = 1.3 * sc.BODY_TEXT_HEIGHT_300DPI * REREAD_SCALE   # a word box spans ascenders too
 REREAD_MARGIN = 5.0
-UNREAD_MIN_CONF = 50.0
 MAX_REREAD_REGIONS = 80
 # A word taller than this many lines of confident words, and unsure, is lines run together.
 MERGED_LINES = 1.8
 MERGED_MAX_CONF = 60.0
 MAX_MERGED_REGIONS = 12
 MERGED_JOIN = 1.5   # gap, in lines, to the words beside such a word taken with it
-# A word of line height read below this confidence is read again on its own crop
+# A word of line height read below UNSURE_CONF is read again on its own crop
 # (``reread_unsure``): at most this many per page, in reading order.
-UNSURE_CONF = 50.0
 MAX_UNSURE_REGIONS = 40
 # Inked regions where nothing was read, read with them (``read_unread``).
 MAX_UNREAD_REGIONS = 30
@@ -228,30 +226,30 @@ class TesseractOcr(OcrBackend):
         if not isinstance(scale, str) and not 0.1 <= float(scale) <= 8:
             raise InputError(f"tesseract: scale must be between 0.1 and 8 (got {scale})")
         self.scale = scale if isinstance(scale, str) else float(scale)
-        self.preprocess = _as_bool(preprocess, "preprocess")
-        self.binarize = _as_bool(binarize, "binarize")
-        self.deskew = self.preprocess if deskew is None else _as_bool(deskew, "deskew")
+        self.preprocess = as_bool("preprocess", preprocess)
+        self.binarize = as_bool("binarize", binarize)
+        self.deskew = self.preprocess if deskew is None else as_bool("deskew", deskew)
         self.max_skew = _as_number(max_skew, "max_skew", float)
-        self.remove_rules = _as_bool(remove_rules, "remove_rules")
+        self.remove_rules = as_bool("remove_rules", remove_rules)
         orientation = str(orientation).lower()
         if orientation not in ("auto", "off", "0", "90", "180", "270"):
             raise InputError(f"tesseract: orientation must be auto, off, 0, 90, 180 or 270 "
                              f"(got {orientation!r})")
         self.orientation = orientation
-        self.reread = _as_bool(reread, "reread")
+        self.reread = as_bool("reread", reread)
         self.reread_conf = _as_number(reread_conf, "reread_conf", float)
         self.target_height = _as_number(target_height, "target_height", float)
         if not 8 <= self.target_height <= 80:
             raise InputError(f"tesseract: target_height must be between 8 and 80 px (got {target_height})")
-        self.try_inverted = _as_bool(try_inverted, "try_inverted")
-        self.join_broken = _as_bool(join_broken, "join_broken")
-        self.repair = _as_bool(repair, "repair")
-        self.find_tables = _as_bool(find_tables, "find_tables")
-        self.split_merged = _as_bool(split_merged, "split_merged")
-        self.reread_unsure = _as_bool(reread_unsure, "reread_unsure")
-        self.join_lines = _as_bool(join_lines, "join_lines")
-        self.read_unread = _as_bool(read_unread, "read_unread")
-        self.rotated_blocks = _as_bool(rotated_blocks, "rotated_blocks")
+        self.try_inverted = as_bool("try_inverted", try_inverted)
+        self.join_broken = as_bool("join_broken", join_broken)
+        self.repair = as_bool("repair", repair)
+        self.find_tables = as_bool("find_tables", find_tables)
+        self.split_merged = as_bool("split_merged", split_merged)
+        self.reread_unsure = as_bool("reread_unsure", reread_unsure)
+        self.join_lines = as_bool("join_lines", join_lines)
+        self.read_unread = as_bool("read_unread", read_unread)
+        self.rotated_blocks = as_bool("rotated_blocks", rotated_blocks)
         if str(shrink_above).strip().lower() in ("", "0", "none", "off", "false"):
             shrink_above = None
         self.shrink_above = _as_number(shrink_above, "shrink_above", float) if shrink_above else None
@@ -452,7 +450,7 @@ class TesseractOcr(OcrBackend):
             if not old:
                 # where nothing was read, only words Tesseract is fairly sure of: the rest
                 # is a logo, a stamp or dirt read as letters
-                new = [w for w in new if w.conf >= UNREAD_MIN_CONF]
+                new = [w for w in new if w.conf >= UNSURE_CONF]
             # Digits are what the values are made of: a read that loses some is no better.
             if not new or _quality(new) <= _quality(old) or _mean_conf(new) < _mean_conf(old) \
                     or _digits(new) < _digits(old):
@@ -705,7 +703,7 @@ class TesseractOcr(OcrBackend):
                 if _mean_conf(new) >= _mean_conf(old) + REREAD_MARGIN:
                     replaced[key] = [_Word(w.text, w.box, w.conf, key, old[0].block_key) for w in new]
             else:
-                keep = [w for w in new if w.conf >= UNREAD_MIN_CONF]
+                keep = [w for w in new if w.conf >= UNSURE_CONF]
                 if keep:
                     tag = ("reread", n)
                     added.append(((box[1] + box[3]) / 2,
@@ -798,17 +796,6 @@ class TesseractOcr(OcrBackend):
 
 
 # ---------------------------------------------------------------------- helpers
-def _as_bool(value, name: str) -> bool:
-    if isinstance(value, str):
-        low = value.strip().lower()
-        if low in ("1", "true", "yes", "on"):
-            return True
-        if low in ("0", "false", "no", "off"):
-            return False
-        raise InputError(f"tesseract: {name} must be true or false (got {value!r})")
-    return bool(value)
-
-
 def _as_number(value, name: str, kind):
     try:
         return kind(value)
@@ -1112,25 +1099,9 @@ def _reads_well(words: list[_Word]) -> bool:
 
 
 def _as_gray(image) -> np.ndarray:
-    if isinstance(image, np.ndarray):
-        return sc.to_gray(image)
-    try:
-        from PIL import Image
-    except ImportError:  # pragma: no cover - Pillow is a core dependency
-        raise InputError("tesseract: Pillow is required to read images") from None
-    if not isinstance(image, Image.Image):
+    if not isinstance(image, np.ndarray) and not (hasattr(image, "mode") and hasattr(image, "convert")):
         raise InputError(f"tesseract: expected a PIL image or numpy array, got {type(image).__name__}")
-    if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
-        return sc.to_gray(np.asarray(image.convert("RGBA")))
-    if image.mode == "L":
-        # Already gray: no RGB copy of the page (the same values, 10-15 ms less a page).
-        return np.asarray(image)
-    if image.mode in ("I;16", "I;16B", "I", "F"):
-        arr = np.asarray(image).astype(np.float64)
-        span = arr.max() - arr.min()
-        arr = (arr - arr.min()) * (255.0 / span) if span > 0 else np.full_like(arr, 255.0)
-        return arr.astype(np.uint8)
-    return sc.to_gray(np.asarray(image.convert("RGB")))
+    return to_gray(image)
 
 
 def _image_dpi(image) -> tuple[float, float]:

@@ -20,9 +20,7 @@ from redactor_plugins._image_payload import encode_within
 from redactor_plugins._options import as_bool, as_float, as_int
 from redactor_plugins._response_cache import ResponseCache, image_content_hash
 from redactor_plugins._retry import call_with_retries
-from redactor.errors import InputError, PluginFailed, PluginUnavailable
-from redactor.model import OcrPage, WordBox
-from redactor.plugin_api import OcrBackend
+from redactor.plugin_api import InputError, OcrBackend, OcrPage, PluginFailed, PluginUnavailable, WordBox
 
 log = logging.getLogger(__name__)
 

@@ -23,8 +23,7 @@ import re
 
 import numpy as np
 
-from redactor.model import OcrPage, Redaction
-from redactor.plugin_api import VisualDetector
+from redactor.plugin_api import OcrPage, Redaction, VisualDetector
 from redactor_plugins._options import as_bool
 from redactor_plugins.visual_common import alnum, gray_of, words_of
 

@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 
-from redactor.model import OcrPage, WordBox
+from redactor.plugin_api import OcrPage, WordBox
 
 
 def gray_of(image) -> np.ndarray:

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from redactor.model import OcrPage, Redaction
-from redactor.plugin_api import VisualDetector
+from redactor.plugin_api import OcrPage, Redaction, VisualDetector
 from redactor_plugins.visual_common import gray_of
 
 CELL = 0.012          # analysis cell: 1.2 % of the page's longer side (about 20 px on a letter page)

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from redactor.model import OcrPage, Redaction
-from redactor.plugin_api import VisualDetector
+from redactor.plugin_api import OcrPage, Redaction, VisualDetector
 from redactor_plugins._options import as_bool
 from redactor_plugins.visual_common import (CONFIDENT, alnum, gray_of, horizontal_rules, ink_of,
                                    rules_mask, text_height, words_of)

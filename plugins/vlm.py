@@ -42,11 +42,8 @@ from redactor_plugins._openai_chat import (ChatEndpoint, EndpointError, api_key_
 from redactor_plugins._options import as_bool, as_choice, as_float, as_int
 from redactor_plugins._regions import crop_regions
 from redactor_plugins._response_cache import ResponseCache
-from redactor.errors import InputError, PluginFailed, PluginUnavailable
-from redactor.model import Redaction
-from redactor.paths import mapping_file
-from redactor.plugin_api import OcrFreeSystem, load_label_mapping
-from redactor.taxonomy import fine_types, group_of
+from redactor.plugin_api import (fine_types, group_of, InputError, load_label_mapping, mapping_file,
+                                OcrFreeSystem, PluginFailed, PluginUnavailable, Redaction)
 
 log = logging.getLogger(__name__)
 

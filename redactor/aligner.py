@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Iterable, Literal, Sequence
 
 from redactor.model import BBox, OcrPage, Redaction, Span
+from redactor.page_view import page_view
 
 BoxMode = Literal["auto", "span", "line"]
 
@@ -108,14 +109,15 @@ def span_boxes(page: OcrPage, word_boxes: Sequence[tuple[int, BBox]], mode: BoxM
     False keeps a line's words in one rectangle across wide empty gaps (a form's address
     written across its street, city, state and ZIP cells is one value); words of other
     values between them still split it."""
+    word_line = page_view(page).word_line
     by_line: dict[int, list[tuple[str, BBox]]] = {}
     for i, box in word_boxes:
-        by_line.setdefault(page.words[i].line, []).append((page.words[i].text, box))
+        by_line.setdefault(word_line[i], []).append((page.words[i].text, box))
     inside = {i for i, _ in word_boxes}
     others: dict[int, list[BBox]] = {}
     for j, w in enumerate(page.words):
-        if j not in inside and w.line in by_line:
-            others.setdefault(w.line, []).append(w.bbox)
+        if j not in inside and word_line[j] in by_line:
+            others.setdefault(word_line[j], []).append(w.bbox)
     segments = []
     for line, items in by_line.items():
         boxes = _clamp_rule_heights([t for t, _ in items], [b for _, b in items])
@@ -172,7 +174,7 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
     word takes the whole word."""
     gray = None
     if image is not None:
-        from redactor.ink_boxes import to_gray
+        from redactor.gray import to_gray
         gray = to_gray(image)
     redactions: list[Redaction] = []
     dropped: list[Span] = []

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from redactor.ink_boxes import ink_mask
+from redactor.ink_boxes import crop_ink_mask
 from redactor.model import BBox
 
 # Shape classes of punctuation, by the share of the word box height h a glyph may take.
@@ -89,7 +89,7 @@ def trim_word_box(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_
         return None
     cx0, cy0 = max(0, int(bx0 - CONTEXT * h)), max(0, int(by0 - CONTEXT * h))
     cx1, cy1 = min(W, int(bx1 + CONTEXT * h)), min(H, int(by1 + CONTEXT * h))
-    mask = ink_mask(gray[cy0:cy1, cx0:cx1], threshold)[by0 - cy0:by1 - cy0, bx0 - cx0:bx1 - cx0]
+    mask = crop_ink_mask(gray[cy0:cy1, cx0:cx1], threshold)[by0 - cy0:by1 - cy0, bx0 - cx0:bx1 - cx0]
     glyphs = _runs(mask.any(axis=0))
     if len(glyphs) <= len(prefix) + len(suffix):
         return None

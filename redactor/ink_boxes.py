@@ -20,10 +20,13 @@ from typing import Sequence
 import cv2
 import numpy as np
 
-from redactor.colour_contrast import contrast_gray
 from redactor.errors import InputError
+from redactor.gray import to_gray
 from redactor.model import BBox, Redaction
-from redactor.scan_cleanup import FRAGMENT_AREA
+
+# A speck of at most this many pixels is a dot of a dithered, faxed or worn stroke, not a
+# glyph (one dot of a 200-300 dpi halftone is 1-4 pixels)
+FRAGMENT_AREA = 4
 
 # Defaults, all relative to the text height h of the box.
 PAD_FRAC = 0.0           # padding on every side (callers may ask for some): OCR word boxes
@@ -54,34 +57,6 @@ JOINED_MIN_H = 0.35      # ... and joined dots taller than JOINED_MAX_H span two
 JOINED_MAX_H = 1.3
 
 
-# PIL modes without colour: their plain grey is all there is to see
-_GREY_MODES = ("1", "L", "LA", "La", "I", "I;16", "I;16B", "I;16L", "F")
-
-
-def to_gray(image) -> np.ndarray:
-    """A uint8 2-D grey image from a PIL image or a 2-D/3-D numpy array; colour ink that
-    the plain grey would hide is kept by ``colour_contrast.contrast_gray`` (the grey the
-    OCR reads, so boxes are fitted to the ink it read)."""
-    if hasattr(image, "mode") and hasattr(image, "convert"):
-        arr = np.asarray(image.convert("L"))
-        if image.mode not in _GREY_MODES:
-            rgb = image if image.mode == "RGB" else image.convert("RGB")
-            arr = contrast_gray(np.asarray(rgb), arr)
-    else:
-        arr = np.asarray(image)
-        if arr.ndim == 3 and arr.shape[2] in (3, 4):
-            rgb = np.ascontiguousarray(arr[:, :, :3])
-            if rgb.dtype == np.uint8:
-                arr = contrast_gray(rgb, cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY))
-            else:
-                arr = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    if arr.ndim != 2 or arr.size == 0:
-        raise InputError(f"ink fitting needs a 2-D grey image, got shape {arr.shape}")
-    if arr.dtype != np.uint8:
-        raise InputError(f"ink fitting needs a uint8 image, got {arr.dtype}")
-    return arr
-
-
 def _check_box(box: Sequence[float], width: int, height: int) -> BBox:
     if len(box) != 4:
         raise InputError(f"a box needs 4 numbers (x0, y0, x1, y1), got {box!r}")
@@ -93,8 +68,12 @@ def _check_box(box: Sequence[float], width: int, height: int) -> BBox:
     return x0, y0, x1, y1
 
 
-def ink_mask(crop: np.ndarray, threshold: float | None) -> np.ndarray:
-    """Dark pixels of the crop: Otsu's dark class (or ``threshold`` when given)."""
+def crop_ink_mask(crop: np.ndarray, threshold: float | None) -> np.ndarray:
+    """Dark pixels of the crop (1, else 0): Otsu's dark class of the crop itself (or
+    ``threshold`` when given), none in a crop of one grey. Thresholded per box because a
+    box's own neighbourhood sets its ink level (a faint stamp beside black print); the OCR
+    backends' whole-page mask blurs first (``_scan_cleanup.merged_ink_mask``) and the
+    evaluator keeps the contract's own (``redactor_eval.ink``)."""
     lo, hi = int(crop.min()), int(crop.max())
     if threshold is None:
         if hi - lo < MIN_CONTRAST:
@@ -337,7 +316,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
     cx1 = int(min(W, np.ceil(x1 + CONTEXT * h)))
     cy1 = int(min(H, np.ceil(y1 + CONTEXT * h)))
     crop = gray[cy0:cy1, cx0:cx1]
-    mask = ink_mask(crop, threshold)
+    mask = crop_ink_mask(crop, threshold)
     # the box in crop pixels: pixels [bx0, bx1) x [by0, by1)
     bx0, by0 = int(np.floor(x0)) - cx0, int(np.floor(y0)) - cy0
     bx1, by1 = int(np.ceil(x1)) - cx0, int(np.ceil(y1)) - cy0

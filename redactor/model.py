@@ -18,7 +18,9 @@ def as_bbox(values: Sequence[float]) -> BBox:
     return (x0, y0, x1, y1)
 
 
-SPECK_CONF = 50.0     # an OCR word this unsure ...
+# OCR confidence (0-100) under which a word is unsure: Tesseract's words read below it are
+# wrong more often than right (one bar for every stage: specks, re-reads, unsure values)
+UNSURE_CONF = 50.0
 SPECK_HEIGHT = 0.5    # ... and less than this share of its line's text height is a speck
 
 
@@ -36,10 +38,10 @@ class WordBox:
                 "line": self.line, "block": self.block}
 
     def is_speck(self, text_height: float) -> bool:
-        """An unsure word (confidence under SPECK_CONF) less than SPECK_HEIGHT of the text
+        """An unsure word (confidence under UNSURE_CONF) less than SPECK_HEIGHT of the text
         height of its line: a speck or a dotted rule OCR read as a word ("¢1" over a corner
         of "+1", "te *seete? Mes"), not text that was read."""
-        return 0 <= self.conf < SPECK_CONF and self.bbox[3] - self.bbox[1] < SPECK_HEIGHT * text_height
+        return 0 <= self.conf < UNSURE_CONF and self.bbox[3] - self.bbox[1] < SPECK_HEIGHT * text_height
 
     @classmethod
     def from_json(cls, d: dict) -> "WordBox":
@@ -89,6 +91,12 @@ class OcrPage:
         text, offsets = build_page_text(words)
         object.__setattr__(self, "text", text)
         object.__setattr__(self, "offsets", offsets)
+
+    def __getstate__(self):
+        # the page view (redactor.page_view) is rebuilt where the page lands, not shipped
+        state = dict(self.__dict__)
+        state.pop("_view", None)
+        return state
 
     @property
     def engine_id(self) -> str:

@@ -176,7 +176,8 @@ class Redactor:
     def locate(self, page: OcrPage, spans: Sequence[Span], image: Image.Image | None = None) -> Alignment:
         if image is None or not self.config.fit_to_ink:
             return align_spans(page, spans, mode=self.config.box_mode)
-        from redactor.ink_boxes import fit_redactions_to_ink, to_gray
+        from redactor.gray import to_gray
+        from redactor.ink_boxes import fit_redactions_to_ink
         # one grey copy of the page for both looks at the ink: cutting edge punctuation off
         # word boxes, then fitting the boxes
         gray = to_gray(image)

@@ -33,9 +33,57 @@ from typing import Any, ClassVar
 
 import yaml
 
-from redactor.model import PATTERN, STATISTICAL, STRUCTURAL, OcrPage, Redaction, Span  # noqa: F401 (for plugins)
+# What plugins may use of the core. A plugin imports from ``redactor`` only this module (a
+# test holds ours to it), so the core can be reorganised without breaking installed plugins.
+from redactor.aligner import union_box
+from redactor.census_names import MAX_WORDS as NAME_MAX_WORDS
+from redactor.census_names import RETAGGED_LABELS as CENSUS_RETAGGED_LABELS
+from redactor.census_names import SCORE as CENSUS_NAME_SCORE
+from redactor.census_names import given_names, reads_as_name, surnames, veto_words
+from redactor.ensemble import WEB_ADDRESS_START, merge_spans
+from redactor.errors import InputError, PluginFailed, PluginUnavailable
+from redactor.form_vocabulary import only_form_words
+from redactor.gray import to_gray
+from redactor.ink_boxes import FRAGMENT_AREA
+from redactor.model import (PATTERN, STATISTICAL, STRUCTURAL, UNSURE_CONF, BBox, OcrPage, Redaction, Span,
+                            WordBox)
+from redactor.page_view import Line, PageView, page_view
 from redactor.paths import mapping_file
-from redactor.taxonomy import is_known
+from redactor.taxonomy import fine_types, group_of, is_known, parse_types
+from redactor.unread_ink import page_ink_threshold
+
+__all__ = [
+    # the base classes and their helpers
+    "Plugin", "OcrBackend", "Detector", "OcrFreeSystem", "VisualDetector", "load_label_mapping",
+    "options_of", "forwarded_options", "ner_or_pattern", "NER_TYPES",
+    # the data model, evidence tiers and errors
+    "OcrPage", "WordBox", "Span", "Redaction", "BBox", "STRUCTURAL", "PATTERN", "STATISTICAL",
+    "UNSURE_CONF", "InputError", "PluginFailed", "PluginUnavailable",
+    # the page's lines and cells, geometry and images
+    "PageView", "Line", "page_view", "union_box", "to_gray", "FRAGMENT_AREA", "page_ink_threshold",
+    # types, label maps, spans
+    "mapping_file", "is_known", "parse_types", "fine_types", "group_of", "merge_spans",
+    "WEB_ADDRESS_START",
+    # names and a form's printed vocabulary
+    "reads_as_name", "given_names", "surnames", "veto_words", "NAME_MAX_WORDS",
+    "CENSUS_RETAGGED_LABELS", "CENSUS_NAME_SCORE", "only_form_words",
+]
+
+# Policies pull in their parser and checker, which most runs never use.
+_LAZY = {"load_policies": ("redactor.policy.model", "load_policies"),
+         "as_policy_set": ("redactor.policy.model", "as_policy_set"),
+         "Policy": ("redactor.policy.model", "Policy"),
+         "PolicySet": ("redactor.policy.model", "PolicySet"),
+         "check_policies": ("redactor.policy.checker", "check")}
+__all__ += list(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load_label_mapping(filename: str | Path) -> dict[str, str]:
@@ -226,13 +274,20 @@ def _field_type(hint, default):
 
 
 def _is_scalar_type(hint) -> bool:
-    if hint in _SCALARS:
+    """A type the schema checks: a scalar, a Literal, a list of scalars (``list[str]``), or a
+    union of those and None."""
+    if hint in _SCALARS or _is_scalar_list(hint):
         return True
     if typing.get_origin(hint) is typing.Literal:
         return True
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        return all(a in _SCALARS or a is type(None) for a in typing.get_args(hint))
+        return all(a in _SCALARS or a is type(None) or _is_scalar_list(a) for a in typing.get_args(hint))
     return False
+
+
+def _is_scalar_list(hint) -> bool:
+    args = typing.get_args(hint)
+    return typing.get_origin(hint) is list and len(args) == 1 and args[0] in _SCALARS
 
 
 def _model_of(name: str, fields: dict[str, tuple[Any, Any]]):
@@ -259,4 +314,6 @@ def type_text(hint) -> str:
         if set(args) == {int, float}:
             return "number"
         return " | ".join(type_text(a) for a in args)
+    if _is_scalar_list(hint):
+        return f"list[{type_text(typing.get_args(hint)[0])}]"
     return {Path: "path"}.get(hint, getattr(hint, "__name__", str(hint)))

@@ -22,9 +22,9 @@ import cv2
 import numpy as np
 
 from redactor.ink_boxes import ink_components, mostly_rule, straight_runs
-from redactor.model import BBox, Redaction, WordBox
+from redactor.model import UNSURE_CONF, BBox, Redaction, WordBox
 from redactor.taxonomy import is_critical
-from redactor.unsure_words import UNSURE_CONF, can_begin, can_continue
+from redactor.unsure_words import can_begin, can_continue
 
 # All relative to the text height h of the box's line.
 GAP = 0.9           # unread ink must start within this of the box edge, and its glyphs

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from redactor.aligner import words_in_span
-from redactor.model import OcrPage, Span
+from redactor.model import UNSURE_CONF, OcrPage, Span
+from redactor.page_view import page_view
 from redactor.taxonomy import is_critical
 
-UNSURE_CONF = 50.0     # OCR confidence (0-100) below which a word is unsure
 MAX_GAP = 1.0          # neighbours farther than this many text heights are another field ...
 MAX_OWN_GAP = 2.0      # ... unless the value's own words lie as far apart (up to this)
 MAX_WORDS = 3          # at most this many unsure words taken on each side
@@ -28,7 +28,7 @@ def _next_to(page: OcrPage, a: int, b: int, spacing: float = 0.0) -> bool:
     """Whether word b sits right beside word a on the same line: at most MAX_GAP text
     heights apart, or as far as the value's own words are (``spacing``, px)."""
     wa, wb = page.words[a], page.words[b]
-    if wa.line != wb.line or wa.block != wb.block:
+    if not page_view(page).same_line(a, b):
         return False
     h = max(wa.bbox[3] - wa.bbox[1], wb.bbox[3] - wb.bbox[1])
     gap = max(wb.bbox[0] - wa.bbox[2], wa.bbox[0] - wb.bbox[2])
@@ -39,8 +39,9 @@ def _own_spacing(page: OcrPage, ids: Sequence[int]) -> float:
     """The widest gap between consecutive words of a value on one line (px): a typewriter
     face or a spaced-out number ("981   317   5947") sets its groups wider than MAX_GAP,
     and its misread last group lies as far off."""
+    view = page_view(page)
     gaps = [page.words[b].bbox[0] - page.words[a].bbox[2] for a, b in zip(ids, ids[1:])
-            if page.words[a].line == page.words[b].line]
+            if view.same_line(a, b)]
     return max(gaps, default=0.0)
 
 

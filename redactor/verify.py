@@ -58,6 +58,7 @@ from functools import lru_cache
 from PIL import Image
 
 from redactor.model import OcrPage, PageResult, Redaction
+from redactor.page_view import page_view
 from redactor.taxonomy import is_critical
 
 MIN_VALUE_CHARS = 4        # shorter normalised values ("CA", "12") occur by chance
@@ -345,11 +346,9 @@ def _burned(redactor, result: PageResult) -> list[tuple]:
 
 def _value_readings(page: OcrPage, hidden: dict[str, str], burned) -> list[dict]:
     """Runs of consecutive words on one line that read as a hidden value."""
-    lines: dict[tuple, list] = {}
-    for w in page.words:
-        lines.setdefault((w.block, w.line), []).append(w)
     found: list[dict] = []
-    for words in lines.values():
+    for line in page_view(page).lines:
+        words = [page.words[i] for i in line.words]
         norm = [normalise(w.text) for w in words]
         for value, type_ in hidden.items():
             best = None

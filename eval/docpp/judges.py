@@ -43,7 +43,7 @@ def parse_json_object(text: str) -> dict | None:
     return None
 
 
-def _as_bool(v) -> bool | None:
+def _json_bool(v) -> bool | None:
     if isinstance(v, bool):
         return v
     if isinstance(v, str) and v.strip().lower() in ("true", "false"):
@@ -68,7 +68,7 @@ class LlmJudge:
         except ChatError as exc:
             return Verdict(error=f"judge endpoint failed: {exc}")
         obj = parse_json_object(raw)
-        leaked = _as_bool(obj.get("leaked")) if obj else None
+        leaked = _json_bool(obj.get("leaked")) if obj else None
         if leaked is None:
             return Verdict(error=f"judge reply has no boolean 'leaked': {raw[:100]!r}")
         v.leaked = leaked
@@ -86,7 +86,7 @@ class LlmJudge:
                 return v
             obj = parse_json_object(raw)
             results = obj.get("results") if obj else None
-            bools = [_as_bool(x) for x in results] if isinstance(results, list) else None
+            bools = [_json_bool(x) for x in results] if isinstance(results, list) else None
             if not bools or len(bools) != len(record.checklist) or any(b is None for b in bools):
                 v.error = f"judge checklist reply is not {len(record.checklist)} booleans: {raw[:100]!r}"
                 return v

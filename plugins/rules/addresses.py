@@ -9,9 +9,8 @@ from functools import lru_cache
 
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.hits import Hit
-from redactor_plugins.rules.layout import Layout
+from redactor.plugin_api import UNSURE_CONF, PageView
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
-from redactor.unsure_words import UNSURE_CONF
 
 
 def _alt(words, escape=True) -> str:
@@ -141,14 +140,14 @@ _ZIP_WORD = re.compile(r"\d{5}(?:-\d{4})?")
 _STATE_WORD = re.compile(r"(?:[A-Z]{2}|(?:[A-Z][A-Za-z]{0,4}\.)+),?")
 
 
-def _zip_after_state(layout: Layout, prev: int, w: int, height: float) -> bool:
+def _zip_after_state(layout: PageView, prev: int, w: int, height: float) -> bool:
     gap = layout.words[w].bbox[0] - layout.words[prev].bbox[2]
     return gap <= ZIP_AFTER_STATE_GAP * height and \
         bool(_ZIP_WORD.fullmatch(layout.words[w].text)) and \
         bool(_STATE_WORD.fullmatch(layout.words[prev].text))
 
 
-def line_segments(layout: Layout) -> tuple[list[list[int]], list[int]]:
+def line_segments(layout: PageView) -> tuple[list[list[int]], list[int]]:
     """Lines cut at wide gaps into segments (form cells, columns OCR merged into one
     line); returns the segments (word ids) and each word's segment."""
     segs: list[list[int]] = []
@@ -173,7 +172,7 @@ def _has_comma(text: str) -> bool:
     return "," in text
 
 
-def _extend_over_place_words(layout: Layout, seg: list[int], w: int, start: int) -> int:
+def _extend_over_place_words(layout: PageView, seg: list[int], w: int, start: int) -> int:
     """Start of the town words before a postcode in its cell ("London SW1A 2AA")."""
     pos = seg.index(w)
     k = 0
@@ -188,7 +187,7 @@ def _extend_over_place_words(layout: Layout, seg: list[int], w: int, start: int)
     return start
 
 
-def _raw_hits(layout: Layout, rx: AddressRegexes, segs, seg_of,
+def _raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
               label_regex: re.Pattern | None = None) -> list[_LineHit]:
     text = layout.page.text
     out = []
@@ -234,7 +233,7 @@ HOUSE_SPLIT_GAP = 1.0  # text heights: the widest gap OCR reads inside a house n
 MAX_HOUSE_DIGITS = 6
 
 
-def _split_house_number_start(layout: Layout, seg: list[int], w: int, start: int) -> int:
+def _split_house_number_start(layout: PageView, seg: list[int], w: int, start: int) -> int:
     """Start of a house number that OCR split and misread in part ("$71 14 Davis Heights"
     for 57114): the word right before the number, closer than a word space of a wide
     scan, that reads as digits once the usual confusions are undone, is its first part."""
@@ -256,7 +255,7 @@ def _split_house_number_start(layout: Layout, seg: list[int], w: int, start: int
 GARBLED_WORDS = 3     # words a garbled city may have read as
 
 
-def _garbled_place(layout: Layout, segs, seg_of, w: int, end: int) -> int | None:
+def _garbled_place(layout: PageView, segs, seg_of, w: int, end: int) -> int | None:
     """First word of the garbled city before a state and ZIP that end their cell: every
     word before them (at most GARBLED_WORDS) is either unsure or no place word (not
     capitalised), and one at least is unsure; None otherwise (a readable "City, ST" is
@@ -302,7 +301,7 @@ def _seg_runs(text: str, hits: list[_LineHit]) -> list[tuple[int, int]]:
     return runs
 
 
-def _x0(layout: Layout, char: int) -> float:
+def _x0(layout: PageView, char: int) -> float:
     return layout.words[layout.word_at(char)].bbox[0]
 
 
@@ -312,7 +311,7 @@ _HOUSE_NUMBER_CONFUSIONS = str.maketrans({"$": "5", "S": "5", "O": "0", "o": "0"
 ADDRESSEE_LINES = 4   # lines above an address searched for the addressee's name
 
 
-def _addressee_above(layout: Layout, vocab: Vocab, segs, seg_box, first: int, anchor: float) -> list[Hit]:
+def _addressee_above(layout: PageView, vocab: Vocab, segs, seg_box, first: int, anchor: float) -> list[Hit]:
     """The name line over an address (letters, envelopes, invoices without a "Bill To"):
     climb the left-aligned lines above the block, over job-title and company lines, to the
     first line that is wholly a person's name."""
@@ -344,7 +343,7 @@ def _addressee_above(layout: Layout, vocab: Vocab, segs, seg_box, first: int, an
     return []
 
 
-def find_address_hits(layout: Layout, vocab: Vocab, label_regex: re.Pattern | None = None) -> list[Hit]:
+def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | None = None) -> list[Hit]:
     """Address hits of the page; ``label_regex`` (the label lexicon's) vetoes city lines
     that are really a label and its value."""
     rx = compile_address_regexes(vocab)
@@ -584,7 +583,7 @@ ROW_GAP = 30.0  # text heights between the cells of one address row (nothing els
 ROW_SKEW = 0.05  # vertical drift per pixel across a row of a skewed scan (tan 3 degrees)
 
 
-def join_address_rows(layout: Layout, spans: list, text: str) -> list:
+def join_address_rows(layout: PageView, spans: list, text: str) -> list:
     """One address written across the cells of a form row ("HOME ADDRESS | CITY | STATE |
     ZIP"): an ADDRESS span followed on the same line by ADDRESS or LOCATION spans, with only
     separators between (or, before a state code, the city's own cell that no rule typed),
@@ -620,7 +619,7 @@ def join_address_rows(layout: Layout, spans: list, text: str) -> list:
     return final
 
 
-def _close(layout: Layout, end: int, start: int) -> bool:
+def _close(layout: PageView, end: int, start: int) -> bool:
     a, b = layout.word_at(end - 1), layout.word_at(start)
     if a is None or b is None:
         return False

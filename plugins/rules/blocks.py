@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from redactor_plugins.rules.layout import Layout, Line
+from redactor.plugin_api import Line, PageView
 
 Run = list[int]   # word indices of one line, left to right
 
 
-def run_from(layout: Layout, line: Line, first: int, max_gap_factor: float = 2.0,
+def run_from(layout: PageView, line: Line, first: int, max_gap_factor: float = 2.0,
              stop: Callable[[int], bool] | None = None) -> Run:
     """Words of ``line`` from word ``first`` to the right while the gap to the next word
     stays under ``max_gap_factor`` text heights and ``stop(word)`` is false."""
@@ -24,7 +24,7 @@ def run_from(layout: Layout, line: Line, first: int, max_gap_factor: float = 2.0
     return run
 
 
-def lines_under(layout: Layout, top_run: Run, anchor_x0: float, max_lines: int,
+def lines_under(layout: PageView, top_run: Run, anchor_x0: float, max_lines: int,
                 stop: Callable[[Run], bool], max_gap_factor: float = 1.2,
                 word_stop: Callable[[int], bool] | None = None) -> list[Run]:
     """The runs of up to ``max_lines`` lines under ``top_run`` that start near ``anchor_x0``
@@ -52,7 +52,7 @@ def lines_under(layout: Layout, top_run: Run, anchor_x0: float, max_lines: int,
     return out
 
 
-def runs_to_ranges(layout: Layout, runs: list[Run]) -> list[tuple[int, int]]:
+def runs_to_ranges(layout: PageView, runs: list[Run]) -> list[tuple[int, int]]:
     """Character ranges of word runs; consecutive runs become one range when only
     whitespace separates them in the page text."""
     out: list[tuple[int, int]] = []

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.blocks import Run, lines_under, run_from, runs_to_ranges
 from redactor_plugins.rules.hits import Hit
-from redactor_plugins.rules.layout import Layout, Line
+from redactor.plugin_api import UNSURE_CONF, Line, PageView
 from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, letters_key, normalise_label
 
 # How far (in text heights) a value may sit from its label and its own words from each other.
@@ -43,7 +43,6 @@ COMB_GAP = 6.0
 # kinds of value a label in running text may find at the start of the next line: shapes
 # that a value parser checks (digits, an @, a made-up user name), never a person's name
 WRAPPED_KINDS = ("id", "phone", "card", "email", "online")
-UNREADABLE_CONF = 50.0   # the bar of redactor.unsure_words
 UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "online": 2}
 UNREADABLE_MIN_CHARS = 3
 UNREADABLE_SCORE = 0.6
@@ -88,7 +87,7 @@ class _Match:
     term: bool
 
 
-def _split_across_cells(layout: Layout, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
+def _split_across_cells(layout: PageView, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
     """A phrase whose words lie in different cells ("CITY   STATE   ZIP CODE" as three
     header cells) is several labels: match again inside each cell."""
     out = []
@@ -158,23 +157,13 @@ def _fuzzy_matches(text: str, lex: LabelLexicon, taken: list[_Match]) -> list[_M
     return out
 
 
-def _cells(layout: Layout, line) -> list[list[int]]:
+def _cells(layout: PageView, line) -> list[list[int]]:
     """The line's words in cells: runs apart by more than CELL_GAP text heights or by a
     border OCR read as a word (the border itself left out)."""
-    cells: list[list[int]] = []
-    prev = None
-    for w in line.words:
-        if _is_border_read(layout, w):
-            prev = None
-            continue
-        if prev is None or layout.words[w].bbox[0] - layout.words[prev].bbox[2] > CELL_GAP * line.height:
-            cells.append([])
-        cells[-1].append(w)
-        prev = w
-    return cells
+    return layout.cells(line, CELL_GAP, separator=lambda w: _is_border_read(layout, w))
 
 
-def _header_cells(layout: Layout, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
+def _header_cells(layout: PageView, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
     """A form's header row names every cell: on a line where two or more cells hold a
     label, a caption OCR misread ("IP CODE" for "ZIP CODE", "CITV") is the lexicon phrase
     its whole cell is closest to (similarity >= FUZZY_CUTOFF), replacing a shorter label
@@ -207,7 +196,7 @@ def _header_cells(layout: Layout, lex: LabelLexicon, matches: list[_Match]) -> l
     return out
 
 
-def _compounds(layout: Layout, matches: list[_Match]) -> list[_Match]:
+def _compounds(layout: PageView, matches: list[_Match]) -> list[_Match]:
     """Labels written next to each other are one label whose last word names the field:
     "Employer Address" is an address, "Customer Account Number" an account number."""
     out: list[_Match] = []
@@ -254,7 +243,7 @@ def _without_value_prefixes(text: str, matches: list[_Match]) -> list[_Match]:
     return out
 
 
-def _is_border_read(layout: Layout, w: int) -> bool:
+def _is_border_read(layout: PageView, w: int) -> bool:
     """A form's cell border that OCR read as a word ("i", "|", ")", "_—_-|"): thin, nothing
     but bar-like characters, and no letter or digit but a lower-case "i" among them unless
     it is taller than the text (a "1" or an "I." of the value is not)."""
@@ -266,7 +255,7 @@ def _is_border_read(layout: Layout, w: int) -> bool:
         (letters in ("", "i") or y1 - y0 >= BORDER_READ_H * h)
 
 
-def _gap_before_text(layout: Layout, word: int) -> float | None:
+def _gap_before_text(layout: PageView, word: int) -> float | None:
     """Horizontal gap to the previous word of the line that is text, not a border read."""
     line = layout.line_of_word(word)
     pos = line.words.index(word)
@@ -277,7 +266,7 @@ def _gap_before_text(layout: Layout, word: int) -> float | None:
     return layout.words[word].bbox[0] - layout.words[line.words[pos - 1]].bbox[2]
 
 
-def _label_hits(layout: Layout, lex: LabelLexicon) -> list[LabelHit]:
+def _label_hits(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
     text = layout.page.text
     out = []
     matches = _split_across_cells(layout, lex, _regex_matches(text, lex))
@@ -324,7 +313,7 @@ def _label_hits(layout: Layout, lex: LabelLexicon) -> list[LabelHit]:
     return out
 
 
-def _stop_starts(layout: Layout, lex: LabelLexicon) -> tuple[set[int], set[int]]:
+def _stop_starts(layout: PageView, lex: LabelLexicon) -> tuple[set[int], set[int]]:
     """Start characters of stop labels ("Amount:", "Qty"): those that clearly begin a new
     field, and all of them."""
     text = layout.page.text
@@ -349,7 +338,7 @@ def _stop_starts(layout: Layout, lex: LabelLexicon) -> tuple[set[int], set[int]]
 class LabelRules:
     """Runs the label lexicon over one page."""
 
-    def __init__(self, layout: Layout, lex: LabelLexicon, vocab: Vocab):
+    def __init__(self, layout: PageView, lex: LabelLexicon, vocab: Vocab):
         self.layout = layout
         self.lex = lex
         self.vocab = vocab
@@ -371,7 +360,7 @@ class LabelRules:
         self.row_label_ends = {lh.words[-1] for lh in self.labels if lh.strong}
 
     def _read_surely(self, lh: LabelHit) -> bool:
-        return any(self.layout.words[w].conf >= UNREADABLE_CONF for w in lh.words)
+        return any(self.layout.words[w].conf >= UNSURE_CONF for w in lh.words)
 
     # --- tokens ---------------------------------------------------------------------------
     def _is_terminator_word(self, w: int) -> bool:
@@ -484,7 +473,7 @@ class LabelRules:
 
     @staticmethod
     def _caption_word(box, label_x1: float, h: float) -> bool:
-        return box.bbox[0] - label_x1 > CELL_GAP * h and box.conf >= UNREADABLE_CONF and \
+        return box.bbox[0] - label_x1 > CELL_GAP * h and box.conf >= UNSURE_CONF and \
             sum(c.isalpha() for c in box.text) >= 2
 
     def tokens_below(self, lh: LabelHit, top_y: float, col: tuple[float, float],
@@ -776,13 +765,13 @@ class LabelRules:
         return hits
 
     def _far_dirt(self, lh: LabelHit, toks: list[V.Token]) -> bool:
-        """Whether ``toks`` are words read with confidence under UNREADABLE_CONF that begin
+        """Whether ``toks`` are words read with confidence under UNSURE_CONF that begin
         farther right of the label than a strong label's value does (RIGHT_GAP_STRONG):
         dirt in the next cell, not this label's value. Nearer unsure words are its value,
         read badly (a signature's scrawl)."""
         lay = self.layout
         words = [w for t in toks for w in lay.words_in(t[0], t[1])]
-        if not words or any(not 0 <= lay.words[w].conf < UNREADABLE_CONF for w in words):
+        if not words or any(not 0 <= lay.words[w].conf < UNSURE_CONF for w in words):
             return False
         gap = lay.words[words[0]].bbox[0] - lay.words[lh.words[-1]].bbox[2]
         return gap > RIGHT_GAP_STRONG * lh.line.height
@@ -834,9 +823,9 @@ class LabelRules:
             if w is None or (taken and t[0] in self.label_starts):
                 break
             taken.append((t, self.layout.words[w].conf))
-        while taken and not 0 <= taken[-1][1] < UNREADABLE_CONF:
+        while taken and not 0 <= taken[-1][1] < UNSURE_CONF:
             taken.pop()        # a confident word after the value is something else
-        unsure = [t for t, c in taken if 0 <= c < UNREADABLE_CONF]
+        unsure = [t for t, c in taken if 0 <= c < UNSURE_CONF]
         if not taken or 2 * len(unsure) < len(taken) or \
                 sum(c.isalnum() for t, _ in taken for c in t[2]) < UNREADABLE_MIN_CHARS:
             return []
@@ -860,5 +849,5 @@ def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:
     return s, e
 
 
-def find_label_hits(layout: Layout, lex: LabelLexicon, vocab: Vocab) -> list[Hit]:
+def find_label_hits(layout: PageView, lex: LabelLexicon, vocab: Vocab) -> list[Hit]:
     return LabelRules(layout, lex, vocab).find()

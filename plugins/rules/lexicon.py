@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from redactor.paths import mapping_file
+from redactor.plugin_api import mapping_file
 
 _MACRO = re.compile(r"\{([A-Z_]+)\}")
 _FLAGS = {"IGNORECASE": re.IGNORECASE, "MULTILINE": re.MULTILINE}

@@ -6,10 +6,9 @@ from __future__ import annotations
 import difflib
 import re
 
-from redactor.census_names import MAX_WORDS, reads_as_name
+from redactor.plugin_api import NAME_MAX_WORDS, Line, PageView, reads_as_name
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.hits import Hit, trim
-from redactor_plugins.rules.layout import Layout, Line
 from redactor_plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
 
 SIGNATURE_LINES = 5          # lines under a closing searched for the name
@@ -22,16 +21,16 @@ SALUTATION_MAX_WORDS = 5
 NAME_LINE_SCORE = 0.6        # pattern band: the name lists alone, no cue around it
 
 
-def _tokens(layout: Layout, words) -> list[V.Token]:
+def _tokens(layout: PageView, words) -> list[V.Token]:
     return [(layout.offsets[w][0], layout.offsets[w][1], layout.words[w].text) for w in words]
 
 
-def _rest_of_line(layout: Layout, w: int) -> list[int]:
+def _rest_of_line(layout: PageView, w: int) -> list[int]:
     line = layout.line_of_word(w)
     return list(line.words[line.words.index(w) + 1:])
 
 
-def label_stops(layout: Layout, lex: LabelLexicon | None) -> set[int]:
+def label_stops(layout: PageView, lex: LabelLexicon | None) -> set[int]:
     """Words that begin a field label and so end a name before them ("Attn: Mark Salazar
     Tel. +1 420 ..."): a label or stop-label phrase marked as one (':', '#', a trailing
     '.', a number word) or followed by a value that is no name (digits, an e-mail)."""
@@ -61,7 +60,7 @@ def label_stops(layout: Layout, lex: LabelLexicon | None) -> set[int]:
     return out
 
 
-def name_run(layout: Layout, words: list[int], stops: set[int]) -> list[int]:
+def name_run(layout: PageView, words: list[int], stops: set[int]) -> list[int]:
     """The words of ``words`` (left to right on one line) that can belong to one name: up
     to a column gap or a word that begins a label."""
     run: list[int] = []
@@ -83,7 +82,7 @@ def _salutation_like(key: str, salutations: set[str], line_words: list[str]) -> 
                for s in salutations)
 
 
-def find_name_hits(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None) -> list[Hit]:
+def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = None) -> list[Hit]:
     out: list[Hit] = []
     honorifics = {h.lower() for h in vocab.honorifics}
     salutations = {s.lower() for s in vocab.salutations}
@@ -145,13 +144,13 @@ def find_name_hits(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None
     return out
 
 
-def _census_name_lines(layout: Layout) -> list[Hit]:
+def _census_name_lines(layout: PageView) -> list[Hit]:
     """A line that is nothing but a given name and a surname of the census lists
     (redactor/census_names.py: "Gregory Burgess" as a memo's or a card's heading): a
     person's name, whatever NER makes of two words without a sentence."""
     out = []
     for line in layout.lines:
-        if 2 <= len(line.words) <= MAX_WORDS and \
+        if 2 <= len(line.words) <= NAME_MAX_WORDS and \
                 reads_as_name([layout.words[w].text for w in line.words]):
             # the first word is capitalised (reads_as_name): only the end can have a stop
             s, e = trim(layout.page.text, layout.offsets[line.words[0]][0],
@@ -160,7 +159,7 @@ def _census_name_lines(layout: Layout) -> list[Hit]:
     return out
 
 
-def _scrawl(layout: Layout, line: Line, h: float) -> bool:
+def _scrawl(layout: PageView, line: Line, h: float) -> bool:
     """A handwritten signature that OCR read as words ("Maw [Beme"): far taller than the
     typed closing above it, or read with little confidence. The typed name is under it."""
     confs = [layout.words[w].conf for w in line.words if layout.words[w].conf >= 0]
@@ -171,7 +170,7 @@ _CONTACT_AFTER = re.compile(r"^(?:[+(]?\d|\S+@\S+|ext\.?$|x\d)", re.I)
 _NAMEISH = re.compile(r"^[A-Z][A-Za-z'’\-]+,?$|^[A-Z]\.$")
 
 
-def _names_before_contact(layout: Layout, vocab: Vocab, lex: LabelLexicon | None = None) -> list[Hit]:
+def _names_before_contact(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = None) -> list[Hit]:
     """"... questions to Carlos Brooks at 655.238.6612", "reach Jo Ames at jo@x.org": two or
     three capitalised words right before "at" and a phone number or e-mail are a person."""
     out = []

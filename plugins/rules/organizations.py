@@ -14,8 +14,7 @@ import yaml
 
 from redactor_plugins.rules.addresses import line_segments
 from redactor_plugins.rules.hits import Hit
-from redactor_plugins.rules.layout import Layout
-from redactor.paths import mapping_file
+from redactor.plugin_api import mapping_file, PageView
 
 SCORE_FORM = 0.8       # legal form or organisation word after capitalised words
 SCORE_FIRM = 0.7       # "A, B and C" on a line of its own
@@ -71,7 +70,7 @@ def _strip_full_stop(text: str, start: int, end: int) -> int:
     return end
 
 
-def find_organization_hits(layout: Layout, forms: OrganizationForms) -> list[Hit]:
+def find_organization_hits(layout: PageView, forms: OrganizationForms) -> list[Hit]:
     """Organisation hits of the page, each inside one segment of a line (a form cell or a
     column: OCR joins the cells of a row into one line of text)."""
     segs, _ = line_segments(layout)

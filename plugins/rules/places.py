@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from redactor_plugins.rules.addresses import line_segments
 from redactor_plugins.rules.hits import Hit
-from redactor_plugins.rules.layout import Layout
+from redactor.plugin_api import PageView
 from redactor_plugins.rules.lexicon import Vocab
 from redactor_plugins.rules.organizations import _alt
 
@@ -34,7 +34,7 @@ def compile_state_regex(vocab: Vocab) -> re.Pattern:
     return re.compile(rf"(?<![\w,])(?:{_alt(names)})(?![\w]|[ ,]+\d{{3}})")
 
 
-def find_place_hits(layout: Layout, vocab: Vocab) -> list[Hit]:
+def find_place_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
     """Town-and-state and state-name hits, each inside one segment of a line (a cell or a
     column)."""
     rx, states = compile_place_regex(vocab), compile_state_regex(vocab)

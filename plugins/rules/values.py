@@ -9,7 +9,7 @@ import re
 
 from redactor_plugins.rules import checksums as cs
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
-from redactor.ensemble import WEB_ADDRESS_START
+from redactor.plugin_api import WEB_ADDRESS_START
 
 Token = tuple[int, int, str]
 

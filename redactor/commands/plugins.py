@@ -23,6 +23,11 @@ def register(sub) -> None:
     p.add_argument("--config", metavar="FILE",
                    help="judge availability with this run config's plugin options (e.g. a "
                         "[detector_options.gliner] model folder)")
+    p.add_argument("--ocr", metavar="NAME",
+                   help="the OCR backend --ocr-option is for (default: the config's, else the "
+                        "default pipeline's)")
+    p.add_argument("--ocr-option", action="append", metavar="KEY=VALUE", default=[],
+                   help="judge availability with this OCR option, as redact takes it; repeatable")
     p.add_argument("--detector-option", action="append", metavar="NAME.KEY=VALUE", default=[],
                    help="judge availability with this option, as redact takes it (e.g. "
                         "gliner.model=DIR: available when DIR holds the weights); repeatable")
@@ -65,18 +70,22 @@ def _option_lines(options: dict[str, dict], width: int = 100) -> list[str]:
 
 
 def _given_options(args) -> dict[tuple[str, str], dict]:
-    """Options per ``(kind, name)`` from ``--config`` and ``--detector-option``, each checked
+    """Options per ``(kind, name)`` from ``--config``, ``--ocr-option`` and ``--detector-option``, each checked
     against its plugin (a typo is exit 2 here as in redact). A detector option's NAME may
     be a detector, visual detector or OCR-free system, as in a run config."""
     from redactor import registry
     from redactor.errors import InputError
 
-    given, named = {}, {}
-    if args.config:
-        from redactor.config import load_config
-        cfg = load_config(args.config)
-        given[("ocr", cfg.ocr)] = dict(cfg.ocr_options)
-        named = {k: dict(v) for k, v in cfg.detector_options.items()}
+    from redactor.commands.redact import parse_ocr_options
+    from redactor.config import RedactorConfig, load_config
+
+    cfg = load_config(args.config) if args.config else RedactorConfig()
+    given = {}
+    named = {k: dict(v) for k, v in cfg.detector_options.items()}
+    ocr = args.ocr or cfg.ocr
+    if ocr not in registry.names("ocr"):
+        raise InputError(f"--ocr: no OCR backend is named {ocr!r}")
+    given[("ocr", ocr)] = {**(cfg.ocr_options if ocr == cfg.ocr else {}), **parse_ocr_options(args.ocr_option)}
     for name, key, value in _detector_options(args.detector_option):
         named.setdefault(name, {})[key] = value
     for name, opts in named.items():

@@ -78,15 +78,21 @@ def _parse_value(raw: str):
         return raw
 
 
-def config_from_args(args):
-    from redactor.config import check_config, load_config
-
-    ocr_options = {}
-    for item in args.ocr_option or []:
+def parse_ocr_options(items: list[str] | None) -> dict:
+    """``--ocr-option KEY=VALUE`` flags as a dict, values read as JSON where they parse."""
+    options = {}
+    for item in items or []:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise InputError(f"--ocr-option expects KEY=VALUE, got {item!r}")
-        ocr_options[key] = _parse_value(value)
+        options[key] = _parse_value(value)
+    return options
+
+
+def config_from_args(args):
+    from redactor.config import check_config, load_config
+
+    ocr_options = parse_ocr_options(args.ocr_option)
     det_options: dict[str, dict] = {}
     for item in args.detector_option or []:
         target, sep, value = item.partition("=")
@@ -194,16 +200,100 @@ def _page_bar(path: Path, n_inputs: int):
                 position=1 if n_inputs > 1 else 0, disable=None if pages > 1 else True)
 
 
+def _report_failure(failures: list, path: Path, exc: RedactorError, detail: str | None = None) -> None:
+    """Count a failed input and say so in one line that names it (``detail`` in place of
+    the error's own text)."""
+    from tqdm import tqdm
+
+    failures.append(exc)
+    msg = detail or str(exc)
+    msg = msg if path.name in msg else f"{path.name}: {msg}"
+    tqdm.write(f"redactor: error: {one_line(msg)}", file=sys.stderr)
+
+
+class _Run:
+    """What one ``redact`` run holds across its inputs: the pipeline, the output names, the
+    audit log and the failures so far."""
+
+    def __init__(self, args, redactor, analyzer, audit, names: dict[Path, str], n_inputs: int):
+        self.args, self.redactor, self.analyzer, self.audit = args, redactor, analyzer, audit
+        self.names, self.n_inputs = names, n_inputs
+        self.out_dir = Path(args.out)
+        self.failures: list[RedactorError] = []
+
+    def one(self, path: Path) -> bool:
+        """Redact (or preview) one input; True when it was written and passed."""
+        from redactor.document import existing_outputs
+        from redactor.review import existing_previews
+
+        name = self.names[path]
+        # the quarantine is the tool's own back room: its files are replaced freely
+        present = existing_outputs(self.out_dir, name, quarantine=False)
+        if self.args.preview:
+            present += existing_previews(self.out_dir, name)
+        if present and not self.args.overwrite:
+            # Files of an earlier run, or anyone's: never replaced without being asked.
+            _report_failure(self.failures, path,
+                            OutputError(f"{path.name}: {present[0]} already exists; --overwrite replaces it"),
+                            f"{present[0]} already exists; nothing written (--overwrite replaces it)")
+            return False
+        return self._preview(path, name) if self.args.preview else self._redact(path, name)
+
+    def _preview(self, path: Path, name: str) -> bool:
+        from tqdm import tqdm
+
+        from redactor.review import preview_document
+        from redactor.summary import type_counts
+        try:
+            doc = preview_document(self.redactor, path, self.out_dir, name, self.analyzer,
+                                   replace=self.args.overwrite)
+        except RedactorError as exc:
+            _report_failure(self.failures, path, exc)
+            return False
+        if self.audit is not None:
+            self.audit.write(doc.records)
+        tqdm.write(one_line(f"{path} -> {doc.output} (preview, owner-only; {len(doc.pages)} "
+                            f"page(s), {type_counts(doc.pages)} proposed, nothing burned; "
+                            f"boxes in {doc.boxes})"), file=sys.stdout)
+        return True
+
+    def _redact(self, path: Path, name: str) -> bool:
+        from tqdm import tqdm
+
+        from redactor.document import redact_document, remove_stale_outputs
+        from redactor.summary import readable_findings, type_counts
+        try:
+            with _page_bar(path, self.n_inputs) as bar:
+                doc = redact_document(self.redactor, path, self.out_dir, name, self.analyzer,
+                                      progress=bar.update)
+        except RedactorError as exc:
+            _report_failure(self.failures, path, exc)
+            stale = remove_stale_outputs(self.out_dir, name)
+            if stale:
+                tqdm.write(one_line(f"redactor: removed the outputs of an earlier run: "
+                                    f"{', '.join(p.name for p in stale)}"), file=sys.stderr)
+            return False
+        if self.audit is not None:
+            self.audit.write(doc.records)
+        if doc.quarantined:
+            _report_failure(self.failures, path, VerificationFailed(f"{path.name}: failed verification, quarantined"),
+                            f"failed verification, {readable_findings(doc.pages)}; written to {doc.output} "
+                            f"(quarantine)")
+            return False
+        remove_stale_outputs(self.out_dir, name, published=False)   # it passed now
+        tqdm.write(one_line(f"{path} -> {doc.output} ({len(doc.pages)} page(s), "
+                            f"{type_counts(doc.pages)})"), file=sys.stdout)
+        return True
+
+
 def run(args) -> int:
     from tqdm import tqdm
 
     from redactor.audit import AuditLog
-    from redactor.document import QUARANTINE_DIR, existing_outputs, redact_document, remove_stale_outputs
+    from redactor.document import QUARANTINE_DIR
     from redactor.isolation import IsolatedAnalyzer
     from redactor.pipeline import Redactor
     from redactor.render import sweep_partial_outputs
-    from redactor.review import existing_previews, preview_document
-    from redactor.summary import readable_findings, type_counts
 
     inputs = [Path(p) for p in args.inputs]
     for p in inputs:
@@ -221,69 +311,18 @@ def run(args) -> int:
     audit = AuditLog(args.audit, [out_dir]) if args.audit else None
     redactor = Redactor(config)
     analyzer = IsolatedAnalyzer(config, config.page_timeout) if config.page_timeout else None
-    failures: list[RedactorError] = []
+    job = _Run(args, redactor, analyzer, audit, names, len(inputs))
     done = 0
     try:
         for path in tqdm(inputs, unit="file", disable=len(inputs) < 2 or None, file=sys.stderr):
-            # the quarantine is the tool's own back room: its files are replaced freely
-            present = existing_outputs(out_dir, names[path], quarantine=False)
-            if args.preview:
-                present += existing_previews(out_dir, names[path])
-            if present and not args.overwrite:
-                # Files of an earlier run, or anyone's: never replaced without being asked.
-                failures.append(OutputError(f"{path.name}: {present[0]} already exists; "
-                                            f"--overwrite replaces it"))
-                tqdm.write(one_line(f"redactor: error: {path.name}: {present[0]} already exists; "
-                                    f"nothing written (--overwrite replaces it)"), file=sys.stderr)
-                continue
-            if args.preview:
-                try:
-                    doc = preview_document(redactor, path, out_dir, names[path], analyzer,
-                                           replace=args.overwrite)
-                except RedactorError as exc:
-                    failures.append(exc)
-                    msg = str(exc) if path.name in str(exc) else f"{path.name}: {exc}"
-                    tqdm.write(f"redactor: error: {one_line(msg)}", file=sys.stderr)
-                    continue
-                if audit is not None:
-                    audit.write(doc.records)
-                done += 1
-                tqdm.write(one_line(f"{path} -> {doc.output} (preview, owner-only; {len(doc.pages)} "
-                                    f"page(s), {type_counts(doc.pages)} proposed, nothing burned; "
-                                    f"boxes in {doc.boxes})"), file=sys.stdout)
-                continue
-            try:
-                with _page_bar(path, len(inputs)) as bar:
-                    doc = redact_document(redactor, path, out_dir, names[path], analyzer,
-                                          progress=bar.update)
-            except RedactorError as exc:
-                failures.append(exc)
-                msg = str(exc) if path.name in str(exc) else f"{path.name}: {exc}"
-                tqdm.write(f"redactor: error: {one_line(msg)}", file=sys.stderr)
-                stale = remove_stale_outputs(out_dir, names[path])
-                if stale:
-                    tqdm.write(one_line(f"redactor: removed the outputs of an earlier run: "
-                                        f"{', '.join(p.name for p in stale)}"), file=sys.stderr)
-                continue
-            if audit is not None:
-                audit.write(doc.records)
-            if doc.quarantined:
-                failures.append(VerificationFailed(f"{path.name}: failed verification, quarantined"))
-                tqdm.write(one_line(f"redactor: error: {path.name}: failed verification, "
-                                    f"{readable_findings(doc.pages)}; written to {doc.output} "
-                                    f"(quarantine)"), file=sys.stderr)
-                continue
-            done += 1
-            remove_stale_outputs(out_dir, names[path], published=False)   # it passed now
-            tqdm.write(one_line(f"{path} -> {doc.output} ({len(doc.pages)} page(s), "
-                                f"{type_counts(doc.pages)})"), file=sys.stdout)
+            done += job.one(path)
     finally:
         if analyzer is not None:
             analyzer.close()
         if audit is not None:
             audit.close()
-    if failures:
-        print(f"redactor: {done} of {len(inputs)} input(s) redacted, {len(failures)} failed",
+    if job.failures:
+        print(f"redactor: {done} of {len(inputs)} input(s) redacted, {len(job.failures)} failed",
               file=sys.stderr)
-        return exit_code_for(failures[0]) if done == 0 else EXIT_PARTIAL
+        return exit_code_for(job.failures[0]) if done == 0 else EXIT_PARTIAL
     return 0

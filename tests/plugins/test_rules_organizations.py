@@ -1,7 +1,7 @@
 """Organisation names found by their form (legal form, organisation words, firm of partners)."""
 import pytest
 
-from redactor_plugins.rules.layout import Layout
+from redactor.plugin_api import page_view
 
 from redactor_plugins.rules.organizations import (find_organization_hits, find_organization_hits_in_text,
                                          load_organization_forms)
@@ -55,7 +55,7 @@ def test_a_name_does_not_run_across_the_cells_of_a_form_row(forms):
     # "Advertiser | James Consulting | Agency": OCR joins the row into one line of text
     cells = [("Advertiser", 10, 160), ("James", 600, 690), ("Consulting", 700, 860), ("Agency", 1300, 1410)]
     page = OcrPage(2000, 400, tuple(WordBox(t, (x0, 100, x1, 130), 95.0, 1, 1) for t, x0, x1 in cells), "t")
-    hits = find_organization_hits(Layout(page), forms)
+    hits = find_organization_hits(page_view(page), forms)
     assert [page.text[h.start:h.end] for h in hits] == ["James Consulting"]
 
 

@@ -26,24 +26,25 @@ def redactor():
 
 
 def test_grey_pages_keep_their_grey_and_colour_ink_turns_dark():
-    from redactor import ink_boxes, scan_cleanup
+    from redactor.gray import to_gray
     from redactor.colour_contrast import contrast_gray
     # black and grey text on white, in RGB: the plain grey itself, the same bytes
     grey_page, _ = render_colour_page(ink=(40, 40, 40), field=(200, 200, 200))
     rgb = np.asarray(grey_page)
     plain = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     assert contrast_gray(rgb, plain) is plain
-    assert np.array_equal(scan_cleanup.to_gray(rgb), plain)
-    assert np.array_equal(ink_boxes.to_gray(grey_page), np.asarray(grey_page.convert("L")))
+    assert np.array_equal(to_gray(rgb), plain)
+    # the PIL image gives the same grey as its array (one conversion for OCR and ink fitting)
+    assert np.array_equal(to_gray(grey_page), plain)
     # red on a green field of the same grey: the glyphs come out dark on a white field
     page, masks = render_colour_page()
-    gray = scan_cleanup.to_gray(np.asarray(page))
+    gray = to_gray(np.asarray(page))
     glyphs = np.any(list(masks.values()), axis=0)
     field = np.zeros_like(glyphs)
     field[400:418, 130:700] = True             # between the field's top and its first line
     assert np.median(gray[glyphs]) < 80 and np.median(gray[field]) > 200
-    # the ink fitting sees the same (PIL's and OpenCV's plain greys round differently)
-    assert np.abs(ink_boxes.to_gray(page).astype(int) - gray).max() <= 2
+    # the ink fitting sees exactly the grey the OCR read
+    assert np.array_equal(to_gray(page), gray)
 
 
 @pytest.mark.parametrize("ink,field", [((255, 0, 0), (0, 130, 0)),     # red on green

@@ -6,7 +6,8 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from redactor.errors import InputError
-from redactor.ink_boxes import fit_box, fit_boxes_to_ink, fit_redactions_to_ink, ink_components, to_gray
+from redactor.gray import to_gray
+from redactor.ink_boxes import fit_box, fit_boxes_to_ink, fit_redactions_to_ink, ink_components
 from redactor.model import Redaction
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"

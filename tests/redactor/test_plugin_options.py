@@ -208,3 +208,26 @@ def test_a_third_party_plugin_of_the_first_contract_still_works(third_party, pag
              "--detector-option", "oldstyle.threshold=0.7", env=third_party)
     assert ok.returncode == 0, ok.stderr
     assert (tmp_path / "c" / "p.redacted.png").exists()
+
+
+def test_plugins_checks_ocr_options_as_redact_does(capsys):
+    # the OCR backend's options are judged as redact's --ocr-option takes them, before anything loads
+    assert main(["plugins", "--ocr-option", "psm=six"]) == 2
+    assert "option psm" in capsys.readouterr().err
+    assert main(["plugins", "--ocr", "tesseract", "--ocr-option", "psmm=6"]) == 2
+    assert "did you mean 'psm'" in capsys.readouterr().err
+    assert main(["plugins", "--ocr", "no-such-ocr"]) == 2
+    assert "no OCR backend is named 'no-such-ocr'" in capsys.readouterr().err
+    assert main(["plugins", "--ocr-option", "psm=6"]) == 0
+    assert "tesseract" in capsys.readouterr().out
+
+
+def test_list_options_are_checked_against_their_element_type(capsys):
+    # a list option takes a list (JSON on the command line) or a string the plugin splits
+    assert main(["plugins", "--detector-option", 'presidio.allow_list={"a": 1}']) == 2
+    assert "allow_list: input should be a valid list" in capsys.readouterr().err
+    assert main(["plugins", "--detector-option", 'rules.disable=[{"x": 1}]']) == 2
+    capsys.readouterr()
+    for ok in ('presidio.allow_list=["Acme Ltd", "Jo Bloggs"]', "rules.disable=names,places"):
+        assert main(["plugins", "--detector-option", ok]) == 0
+        capsys.readouterr()

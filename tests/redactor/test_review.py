@@ -8,37 +8,14 @@ import stat
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image
 
+from contact_page import render_page
 from redactor.cli import main
 from redactor.review import GROUP_COLOURS, OUTLINE
 from redactor.taxonomy import group_of
 
 DARK = 60
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-LINES = [
-    ("Contact: John Smith", "John Smith"),
-    ("Email: john.smith@example.com", "john.smith@example.com"),
-    ("Phone: (415) 555-0132", "(415) 555-0132"),
-    ("The meeting covers the budget review and staffing.", None),
-]
-
-
-def render_page(path, lines=LINES, size=(1400, 520), font_px=30):
-    """The page of test_pipeline_end_to_end: three values and a bystander line; returns
-    each value's pixel box."""
-    font = ImageFont.truetype(FONT, font_px)
-    img = Image.new("RGB", size, "white")
-    d = ImageDraw.Draw(img)
-    boxes = {}
-    for i, (text, value) in enumerate(lines):
-        y = 40 + i * 110
-        d.text((50, y), text, font=font, fill="black")
-        if value:
-            x = 50 + d.textlength(text[: text.index(value)], font=font)
-            boxes[value] = tuple(int(round(v)) for v in d.textbbox((x, y), value, font=font))
-    img.save(path)
-    return boxes
 
 
 def gray(path):

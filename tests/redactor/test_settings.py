@@ -90,17 +90,20 @@ recognizers:
 """
 
 
-def _employee_page(tmp_path):
+def _text_page(path, lines):
+    """A white page with one line of 34 px text every 100 px, saved to ``path``."""
     from PIL import ImageDraw, ImageFont
-    path = tmp_path / "staff.png"
-    image = Image.new("RGB", (1200, 330), "white")
+    image = Image.new("RGB", (1200, 60 + 100 * len(lines)), "white")
     draw = ImageDraw.Draw(image)
     font = ImageFont.truetype("DejaVuSans.ttf", 34)
-    draw.text((40, 40), "Employee: EMP-004217 joined.", font=font, fill="black")
-    draw.text((40, 140), "Staff no. 55123", font=font, fill="black")
-    draw.text((40, 240), "Order 77881", font=font, fill="black")
+    for i, line in enumerate(lines):
+        draw.text((40, 40 + 100 * i), line, font=font, fill="black")
     image.save(path)
     return path
+
+
+def _employee_page(tmp_path):
+    return _text_page(tmp_path / "staff.png", ["Employee: EMP-004217 joined.", "Staff no. 55123", "Order 77881"])
 
 
 def test_user_patterns_add_rules_with_their_own_names(tmp_path, capsys):
@@ -139,14 +142,7 @@ def test_a_bad_pattern_file_is_refused_before_any_page(tmp_path, capsys):
 def test_a_presidio_allow_list_is_not_undone_by_the_rules_detector(tmp_path):
     import json
 
-    from PIL import ImageDraw, ImageFont
-    path = tmp_path / "memo.png"
-    image = Image.new("RGB", (1200, 260), "white")
-    draw = ImageDraw.Draw(image)
-    font = ImageFont.truetype("DejaVuSans.ttf", 34)
-    draw.text((40, 40), "Name: Jonathan Whitfield", font=font, fill="black")
-    draw.text((40, 140), "Phone: (212) 555-0147", font=font, fill="black")
-    image.save(path)
+    path = _text_page(tmp_path / "memo.png", ["Name: Jonathan Whitfield", "Phone: (212) 555-0147"])
     base = ["redact", str(path), "--no-verify", "--visual", "none"]
 
     def types(out):

@@ -17,7 +17,7 @@ from typing import Iterable, Sequence
 import cv2
 import numpy as np
 
-from redactor.colour_contrast import contrast_gray
+from redactor.plugin_api import FRAGMENT_AREA
 
 Affine = np.ndarray   # shape (2, 3), float64
 Box = tuple[float, float, float, float]
@@ -40,7 +40,6 @@ BROKEN_STROKE_GAIN = 1.5
 # specks of at most FRAGMENT_AREA pixels (measured: 0.29-0.72 on dotted and worn scans,
 # 0.00-0.01 on solid print and clean renders, whose small text the joining blur would smear)
 FRAGMENT_SHARE = 0.1
-FRAGMENT_AREA = 4
 
 
 # ----------------------------------------------------------------------- affine helpers
@@ -83,30 +82,12 @@ def map_boxes_back(boxes: Iterable[Sequence[float]], forward: Affine, width: flo
 
 
 # ----------------------------------------------------------------------- conversions
-def to_gray(image) -> np.ndarray:
-    """uint8 2-D gray from a PIL image or a gray/RGB/RGBA array (alpha composited on white);
-    colour ink that its plain grey would hide is kept by ``colour_contrast.contrast_gray``."""
-    arr = np.asarray(image)
-    if arr.dtype != np.uint8:
-        arr = np.clip(arr, 0, 255).astype(np.uint8) if arr.dtype != bool else arr.astype(np.uint8) * 255
-    if arr.ndim == 2:
-        return arr
-    if arr.ndim == 3 and arr.shape[2] == 4:
-        alpha = arr[:, :, 3:4].astype(np.float32) / 255.0
-        rgb = arr[:, :, :3].astype(np.float32) * alpha + 255.0 * (1.0 - alpha)
-        arr = rgb.astype(np.uint8)
-    if arr.ndim == 3 and arr.shape[2] == 3:
-        # Colour the plain grey hides (red on a green field of equal grey) is read from
-        # its colour contrast; any other page gets the plain grey, the same bytes.
-        return contrast_gray(arr, cv2.cvtColor(arr, cv2.COLOR_RGB2GRAY))
-    if arr.ndim == 3 and arr.shape[2] == 1:
-        return arr[:, :, 0]
-    raise ValueError(f"unsupported image array shape {arr.shape}")
-
-
-def ink_mask(gray: np.ndarray) -> np.ndarray:
+def merged_ink_mask(gray: np.ndarray) -> np.ndarray:
     """255 where there is ink (dark on light), by Otsu after a light blur that also merges
-    the dots of dithered or speckled scans."""
+    the dots of dithered or speckled scans: for decisions on the whole page (skew, text
+    height, regions), where a dithered letter must count as one blob. Ink fitting thresholds
+    each box's crop unblurred (``redactor.ink_boxes``), and the evaluator keeps its own
+    contract ink, which must not move when the engine changes."""
     blurred = cv2.GaussianBlur(gray, (3, 3), 0)
     _, mask = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     return mask
@@ -132,7 +113,7 @@ def estimate_text_height(gray: np.ndarray) -> float | None:
     h, w = gray.shape[:2]
     if h < 8 or w < 8:
         return None
-    mask = ink_mask(gray)
+    mask = merged_ink_mask(gray)
     # A page that is mostly ink is a photo or an inverted scan: no text size to read off.
     if cv2.countNonZero(mask) > 0.5 * h * w:
         return None
@@ -415,7 +396,7 @@ def fragment_share(gray: np.ndarray) -> float:
     """Share of the ink's connected components that are specks of at most FRAGMENT_AREA
     pixels: high where strokes broke into dots (a dithered or worn scan), near zero on
     solid print and on clean renders, whose antialiased letters are whole."""
-    # Otsu on the pixels as they are: ink_mask's blur would merge the very dots counted here
+    # Otsu on the pixels as they are: merged_ink_mask's blur would merge the very dots counted here
     _, mask = cv2.threshold(gray, 0, 1, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
@@ -464,7 +445,7 @@ def rule_mask(gray: np.ndarray, text_height: float) -> np.ndarray:
     little ink just above and below it: the letters of blurred low-resolution text touch
     along their baseline and form long runs too, but with the letters right above."""
     th = float(text_height)
-    mask = ink_mask(gray)
+    mask = merged_ink_mask(gray)
     h, w = mask.shape
     # Closing first joins the dashes of rules that a fax or a 1-bit scan broke up.
     gap = max(3, int(round(th * 0.3)))
@@ -505,7 +486,7 @@ def estimate_skew(gray: np.ndarray, max_angle: float = 5.0) -> float:
     The projection is a histogram of the ink pixels' rotated row coordinates, computed
     from their positions (on a copy of at most 1200 px), not by warping the image for
     every candidate angle: the same peaks for a small fraction of the cost."""
-    mask = ink_mask(gray)
+    mask = merged_ink_mask(gray)
     h, w = mask.shape
     count = cv2.countNonZero(mask)
     if count < 200 or count > 0.5 * h * w:
@@ -587,7 +568,7 @@ def upright_text_evidence(gray: np.ndarray, text_height: float) -> tuple[int, in
     f = min(1.0, 16.0 / max(float(text_height), 1.0))
     small = cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA) if f < 1.0 else gray
     th = max(float(text_height) * f, 4.0)
-    mask = ink_mask(small)
+    mask = merged_ink_mask(small)
     if cv2.countNonZero(mask) > 0.5 * mask.size:
         return 0, 0, 1.0
     horizontal, vertical = _long_runs(mask, th)
@@ -644,7 +625,7 @@ def unread_ink_regions(gray: np.ndarray, read_boxes: Iterable[Sequence[float]],
     of the text height, in ``gray``'s pixel space."""
     th = float(max(text_height, 6.0))
     h, w = gray.shape[:2]
-    mask = ink_mask(gray)
+    mask = merged_ink_mask(gray)
     # Any long straight run is left out here (a rule, or letters merged along a baseline:
     # neither needs a second read on its own).
     horizontal, vertical = _long_runs(mask, th)

@@ -1,5 +1,5 @@
-"""Tests of redactor.scan_cleanup: geometry round trips, text-height and skew estimates,
-cleaning functions, on images drawn here with Pillow and real fonts."""
+"""Tests of the OCR backends' scan clean-up (redactor_plugins._scan_cleanup): geometry round
+trips, text-height and skew estimates, cleaning functions, on images drawn here with Pillow and real fonts."""
 from __future__ import annotations
 
 import cv2
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from redactor import scan_cleanup as sc
+from redactor_plugins import _scan_cleanup as sc
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 LINES = ["Invoice 20931 for Maria Gonzalez", "Account number 4417 1234 5678",
@@ -308,7 +308,7 @@ def test_component_stats_are_opencvs_in_its_order_also_past_16_bit_labels():
     d = ImageDraw.Draw(img)
     for row in range(25):
         d.text((20, 20 + 34 * row), "Invoice 4471-22 Mary O'Neil, 12 Elm St. " * 3, font=font, fill=0)
-    text_mask = sc.ink_mask(np.asarray(img))
+    text_mask = sc.merged_ink_mask(np.asarray(img))
     specks = np.zeros((700, 700), np.uint8)
     specks[::2, ::2] = 255
     for mask, many in ((text_mask, False), (specks, True)):

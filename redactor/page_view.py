@@ -1,5 +1,11 @@
-"""Page geometry for the rules detector: the OCR words grouped into lines, the words a
-character range covers, the line below a given one and horizontal gaps, all in pixels."""
+"""The typed view of one OCR page: its words grouped into lines (and a line into cells), the
+words a character range covers, the line below a given one and horizontal gaps, in pixels.
+
+Built once per page (:func:`page_view` keeps it on the page) and used by every stage that
+needs lines: the rules, the aligner's per-line boxes, unsure-word runs, verification and
+OCR fusion. Before, four places regrouped the words by their OCR line ids, each a little
+differently (by line id alone, which repeats across Tesseract's blocks, or by block and
+line, which a backend without line ids puts all in one)."""
 from __future__ import annotations
 
 import bisect
@@ -46,7 +52,7 @@ def _split_rows(page: OcrPage, ids: list[int]) -> list[list[int]]:
     return rows if len(rows) > 1 else [ids]
 
 
-class Layout:
+class PageView:
     """Lines, word lookup by character offset and neighbourhood queries on one page."""
 
     def __init__(self, page: OcrPage):
@@ -143,6 +149,25 @@ class Layout:
         cands = self.lines_below(xa, xb, line.y1, h, max_gap_factor * h, slack_factor * h)
         return cands[0] if cands else None
 
+    def same_line(self, a: int, b: int) -> bool:
+        return self.word_line[a] == self.word_line[b]
+
+    def cells(self, line: Line, max_gap: float, separator=None) -> list[list[int]]:
+        """The line's words in cells: runs apart by more than ``max_gap`` text heights (a
+        form's columns, a table's cells), or on either side of a word ``separator(word)``
+        says is a border read as text (left out)."""
+        cells: list[list[int]] = []
+        prev = None
+        for w in line.words:
+            if separator is not None and separator(w):
+                prev = None
+                continue
+            if prev is None or self.words[w].bbox[0] - self.words[prev].bbox[2] > max_gap * line.height:
+                cells.append([])
+            cells[-1].append(w)
+            prev = w
+        return cells
+
     def words_of_line_in(self, line: Line, x0: float, x1: float) -> list[int]:
         """Words of ``line`` that overlap [x0, x1] horizontally."""
         return [i for i in line.words if self.words[i].bbox[0] < x1 and self.words[i].bbox[2] > x0]
@@ -153,3 +178,13 @@ class Layout:
     def contiguous(self, a_end: int, b_start: int) -> bool:
         """True when only whitespace lies between two character positions."""
         return not self.page.text[a_end:b_start].strip()
+
+
+def page_view(page: OcrPage) -> PageView:
+    """The page's view, built on first use and kept on the page (pages are immutable, so it
+    never goes stale; it is not pickled with the page)."""
+    view = page.__dict__.get("_view")
+    if view is None:
+        view = PageView(page)
+        object.__setattr__(page, "_view", view)
+    return view
