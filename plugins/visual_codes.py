@@ -10,7 +10,10 @@ the type:
 - otherwise by the label printed beside the code, as forms and shipping labels print it
   ("Account No.", "Customer ID" -> ACCOUNT_NUMBER; "Order", "Invoice", "Tracking", "Ref."
   -> REFERENCE_NUMBER);
-- otherwise OTHER (a code that was located but could not be decoded is OTHER too).
+- otherwise OTHER (a code that was located but could not be decoded is OTHER too); a
+  label decides only for an identifier (one short line with digits), not for a contact
+  card or prose, which the run's text detectors type instead (``redactor.visual``: a
+  vCard's name makes it PERSON).
 
 QR codes: ``cv2.QRCodeDetectorAruco`` (robust finder-pattern search, several codes per
 page), with the classic ``cv2.QRCodeDetector`` as a second opinion. Barcodes (EAN-8/13,
@@ -30,6 +33,8 @@ from redactor_plugins.visual_common import alnum, gray_of, words_of
 URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*://|www\.)\S+", re.I)
 EMAIL = re.compile(r"^(?:mailto:)?[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.I)
 PHONE = re.compile(r"^tel:", re.I)
+# what a printed label can name: one short line of letters, digits and separators, with digits
+IDENTIFIER = re.compile(r"^(?=.*\d)[A-Z0-9][A-Z0-9 #:/.\-]{0,39}$", re.I)
 ACCOUNT_LABELS = {"account", "acct", "acc", "customer", "member", "policy", "iban", "client"}
 REFERENCE_LABELS = {"order", "invoice", "inv", "ref", "reference", "tracking", "shipment",
                     "case", "ticket", "po", "booking", "confirmation", "receipt", "parcel"}
@@ -46,6 +51,8 @@ def type_of(text: str, label_words: list[str]) -> str:
         return "EMAIL"
     if PHONE.match(t):
         return "PHONE"
+    if not IDENTIFIER.match(t):
+        return "OTHER"           # a label names a number; a contact card or prose is typed by its text
     for w in label_words:        # the nearest label decides
         a = alnum(w)
         if a in ACCOUNT_LABELS:

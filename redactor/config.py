@@ -85,7 +85,7 @@ class RedactorConfig:
                                     'type = "..."}', list)
     patterns: list[str] = _opt(None, "YAML files of pattern recognizers in Presidio's format "
                                "(docs/review.md): new rules with their own names", list)
-    visual: list[str] = _opt(None, "visual detectors on the page image (codes, faces, signatures; "
+    visual: list[str] = _opt(None, "visual detectors on the page image (codes, faces, signatures, stamps; "
                              "none: off)", lambda: list(DEFAULT_VISUAL))
     ocr_options: dict[str, Any] = _opt(None, "options of the OCR backend (`redactor plugins "
                                        "--options` lists them)", dict)

@@ -232,7 +232,8 @@ class Redactor:
         if image is not None and self.visual:
             # what no OCR text holds: codes, photos, signatures (redactor.visual)
             from redactor.visual import find_visual
-            found = find_visual(self.visual, image, page, redactions)
+            # a code's decoded text is typed by the run's own text detectors
+            found = find_visual(self.visual, image, page, redactions, text_detectors=self.detectors)
             redactions += [r for r in found if self.types is None or r.type in self.types]
         return PageResult(page_id, redactions, ocr=page, spans=spans,
                           dropped_spans=alignment.dropped)

@@ -5,14 +5,21 @@ on one page image and returns their redactions, sanitized to the page.
 a box is clipped to the page (a box with no area left is dropped), an unknown type is a
 plugin failure, and a visual box lying wholly inside another redaction (an earlier visual
 one or one of ``existing``, e.g. the text pipeline's) is dropped: it would burn nothing new.
+
+With ``text_detectors`` (the run's text detectors), a visual redaction the plugin could only
+call OTHER but whose value is text (a QR code's or barcode's decoded payload, a stamp's
+words) is typed by what those detectors find in that text: a vCard's name makes it PERSON,
+a bare order number a REFERENCE_NUMBER, so the report says what the symbol held. The most
+sensitive type found wins (the contract's order: direct, linkage, contextual). The value
+itself stays in the redaction only (boxes files carry no values, docs/safety.md).
 """
 from __future__ import annotations
 
 from typing import Sequence
 
 from redactor.errors import PluginFailed
-from redactor.model import OcrPage, Redaction
-from redactor.taxonomy import is_known
+from redactor.model import OcrPage, Redaction, WordBox
+from redactor.taxonomy import fine_types, is_known
 
 
 def clip_box(bbox, width: int, height: int):
@@ -35,8 +42,39 @@ def _inside(inner, outer) -> bool:
             and inner[2] <= outer[2] and inner[3] <= outer[3])
 
 
+def text_page(text: str) -> OcrPage:
+    """``text`` as an OCR page of its own (one OCR line per text line, words on a grid), so
+    any text detector can read it."""
+    words = []
+    for i, line in enumerate(text.splitlines()):
+        x = 0.0
+        for token in line.split():
+            words.append(WordBox(token, (x, 20.0 * i, x + 10.0 * len(token), 20.0 * i + 16), 96.0, line=i))
+            x += 10.0 * (len(token) + 1)
+    width = max((w.bbox[2] for w in words), default=1.0)
+    return OcrPage(int(width) + 1, 20 * max(1, len(text.splitlines())), tuple(words), "decoded")
+
+
+def type_by_text(text: str, text_detectors: Sequence) -> str | None:
+    """The most sensitive type the text detectors find in ``text`` (None: nothing)."""
+    page = text_page(text)
+    if not page.words:
+        return None
+    found = set()
+    for det in text_detectors:
+        try:
+            spans = det.detect(page) or []
+        except PluginFailed:
+            raise
+        except Exception as exc:
+            name = getattr(det, "name", type(det).__name__)
+            raise PluginFailed(f"detector {name!r} failed on a decoded value: {type(exc).__name__}: {exc}") from exc
+        found |= {s.type for s in spans if is_known(s.type) and s.type != "OTHER"}
+    return next((t for t in fine_types() if t in found), None)
+
+
 def find_visual(detectors: Sequence, image, page: OcrPage | None,
-                existing: Sequence[Redaction] = ()) -> list[Redaction]:
+                existing: Sequence[Redaction] = (), text_detectors: Sequence = ()) -> list[Redaction]:
     """Visual redactions of every detector on one page (PIL RGB image, upright)."""
     width, height = image.size
     kept: list[Redaction] = []
@@ -57,6 +95,9 @@ def find_visual(detectors: Sequence, image, page: OcrPage | None,
                 continue
             if any(_inside(box, c) for c in covered):
                 continue
-            kept.append(Redaction(box, r.type, r.value, r.score, r.sources or (name,)))
+            kind = r.type
+            if kind == "OTHER" and r.value and text_detectors:
+                kind = type_by_text(r.value, text_detectors) or kind
+            kept.append(Redaction(box, kind, r.value, r.score, r.sources or (name,)))
             covered.append(box)
     return kept

@@ -30,6 +30,7 @@ from PIL import Image
 
 from redactor_eval.ink import gold_covered, ink_mask, union_mask
 from redactor_eval.matching import as_boxes, greedy_match, iou_matrix
+from redactor_eval.benchmarks.visual_pages import generated_pages
 from redactor.model import OcrPage, Redaction
 
 REAL = Path(__file__).resolve().parents[1] / "data" / "real" / "pages.jsonl"
@@ -40,6 +41,13 @@ VISUAL_TYPES_REAL = ("SIGNATURE",)
 def load_detectors(names):
     from redactor import registry
     return [registry.create("visual", n) for n in names]
+
+
+def default_text_detectors():
+    """The default pipeline's text detectors: they type a code's decoded text (redactor.visual)."""
+    from redactor import registry
+    from redactor.config import DEFAULT_DETECTOR_OPTIONS, DEFAULT_DETECTORS
+    return [registry.create("detector", n, **DEFAULT_DETECTOR_OPTIONS.get(n, {})) for n in DEFAULT_DETECTORS]
 
 
 # -- measures --------------------------------------------------------------------------------
@@ -96,6 +104,50 @@ class Tally:
         return self.other_hidden / self.other_ink if self.other_ink else None
 
 
+class SourceTally:
+    """One visual detector's boxes on the real pages (stamps have no gold of their own): how
+    many, how many touch no gold, the share of non-gold ink they hide on the pages they are
+    on, and the golds lying mostly inside them, ink-covered without and with them."""
+
+    def __init__(self):
+        self.boxes = self.no_gold = self.pages = self.inside = 0
+        self.covered_before = self.covered_after = 0
+        self.inside_types = defaultdict(int)
+        self.other_ink = self.other_hidden = 0
+
+    def add(self, gray, golds, base, vis, source):
+        H, W = gray.shape
+        mine = [r for r in vis if (r.sources[0] if r.sources else "?") == source]
+        ink = ink_mask(gray)
+        other = ink & ~union_mask([b for b, _ in golds], W, H)
+        self.pages += 1
+        self.other_ink += int(other.sum())
+        self.other_hidden += int((other & union_mask([r.bbox for r in mine], W, H)).sum())
+        g_boxes = as_boxes([b for b, _ in golds]) if golds else np.zeros((0, 4))
+        before, after = union_mask([r.bbox for r in base], W, H), union_mask([r.bbox for r in base + vis], W, H)
+        for r in mine:
+            self.boxes += 1
+            if len(g_boxes) == 0 or iou_matrix(g_boxes, as_boxes([r.bbox])).max() <= 0:
+                self.no_gold += 1
+        for box, t in golds:
+            if any(_share_inside(box, r.bbox) >= 0.5 for r in mine):
+                self.inside += 1
+                self.inside_types[t] += 1
+                self.covered_before += gold_covered(ink, before, box)
+                self.covered_after += gold_covered(ink, after, box)
+
+    @property
+    def collateral(self):
+        return self.other_hidden / self.other_ink if self.other_ink else None
+
+
+def _share_inside(box, outer) -> float:
+    iw = max(0.0, min(box[2], outer[2]) - max(box[0], outer[0]))
+    ih = max(0.0, min(box[3], outer[3]) - max(box[1], outer[1]))
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return iw * ih / area if area > 0 else 0.0
+
+
 def fmt(v):
     return "  -  " if v is None else f"{v:.3f}"
 
@@ -148,6 +200,8 @@ def run_real(detectors, base, ocr_cache, dump: str | None = None, split: str = "
     before, after, alone = Tally(), Tally(), Tally()
     sig_before, sig_after = Tally(), Tally()     # the pages that hold signatures
     other_types = defaultdict(int)
+    by_source = defaultdict(SourceTally)
+    texts = default_text_detectors()
     seconds = 0.0
     dumped = []
     for p in pages:
@@ -156,8 +210,10 @@ def run_real(detectors, base, ocr_cache, dump: str | None = None, split: str = "
         golds = [(a["bbox"], a["type"]) for a in p["annotations"]]
         red, page = bases[p["page_id"]]
         t0 = time.perf_counter()
-        vis = find_visual(detectors, image, page, red)
+        vis = find_visual(detectors, image, page, red, text_detectors=texts)
         seconds += time.perf_counter() - t0
+        for src in {r.sources[0] if r.sources else "?" for r in vis}:
+            by_source[src].add(gray, golds, red, vis, src)
         before.add(gray, golds, red, VISUAL_TYPES_REAL)
         after.add(gray, golds, red + vis, VISUAL_TYPES_REAL, vis)
         alone.add(gray, golds, vis, VISUAL_TYPES_REAL)
@@ -188,187 +244,15 @@ def run_real(detectors, base, ocr_cache, dump: str | None = None, split: str = "
           f"  after {fmt(sig_after.collateral)}")
     print("other visual boxes on these pages (no such gold here): "
           + (", ".join(f"{k} {v}" for k, v in sorted(other_types.items())) or "none"))
+    for src, st in sorted(by_source.items()):
+        print(f"{src}: {st.boxes} boxes on {st.pages} pages, {st.no_gold} touching no gold; collateral of its boxes"
+              f" alone {fmt(st.collateral)}; gold inside its boxes {st.inside} "
+              f"({dict(sorted(st.inside_types.items()))}), ink-covered before {st.covered_before}"
+              f" after {st.covered_after}")
     sig_pages = [p for p in pages if any(a["type"] == "SIGNATURE" for a in p["annotations"])]
     print(f"visual detectors: {seconds / max(1, len(pages)):.2f} s/page "
           f"({len(sig_pages)} pages hold signatures)")
     return {"before": before, "after": after, "alone": alone}
-
-
-# -- generated pages -------------------------------------------------------------------------
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-PAGE = (1275, 1650)            # US letter at 150 dpi
-BODY = ["Dear customer,", "",
-        "Thank you for your order. The details of your account are printed below and the",
-        "code on this page links to the same record. Please keep this letter for your",
-        "files and bring it with you when you visit one of our offices."]
-
-# EAN-13: left-hand digit patterns (odd parity L, even parity G), right-hand R, and the
-# parity of the six left digits chosen by the first digit.
-_L = ["0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111", "0001011"]
-_G = ["0100111", "0110011", "0011011", "0100001", "0011101", "0111001", "0000101", "0010001", "0001001", "0010111"]
-_R = ["1110010", "1100110", "1101100", "1000010", "1011100", "1001110", "1010000", "1000100", "1001000", "1110100"]
-_PARITY = ["LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "LGLGLG", "LGLGGL", "LGGLGL"]
-
-
-def ean13_modules(digits12: str) -> tuple[str, str]:
-    """The 95 modules of an EAN-13 symbol (1 = bar) and the 13 digits with check digit."""
-    d = [int(c) for c in digits12]
-    check = (10 - sum(v * (3 if i % 2 else 1) for i, v in enumerate(d)) % 10) % 10
-    d.append(check)
-    bits = "101"
-    for i, v in enumerate(d[1:7]):
-        bits += (_L if _PARITY[d[0]][i] == "L" else _G)[v]
-    bits += "01010"
-    for v in d[7:]:
-        bits += _R[v]
-    bits += "101"
-    return bits, "".join(map(str, d))
-
-
-def draw_ean13(arr: np.ndarray, x: int, y: int, digits12: str, module: int = 3, height: int = 110):
-    """Draw the bars into a grey page array; returns the ink box and the 13 digits."""
-    bits, code = ean13_modules(digits12)
-    for i, b in enumerate(bits):
-        if b == "1":
-            arr[y:y + height, x + i * module:x + (i + 1) * module] = 0
-    return (x, y, x + len(bits) * module, y + height), code
-
-
-def draw_qr(arr: np.ndarray, x: int, y: int, text: str, module: int = 6):
-    import cv2
-    enc = cv2.QRCodeEncoder.create() if hasattr(cv2.QRCodeEncoder, "create") else cv2.QRCodeEncoder()
-    q = enc.encode(text)
-    q = cv2.resize(q, (q.shape[1] * module, q.shape[0] * module), interpolation=cv2.INTER_NEAREST)
-    arr[y:y + q.shape[0], x:x + q.shape[1]] = np.minimum(arr[y:y + q.shape[0], x:x + q.shape[1]], q)
-    ys, xs = np.nonzero(q < 128)
-    return (x + int(xs.min()), y + int(ys.min()), x + int(xs.max()) + 1, y + int(ys.max()) + 1)
-
-
-def draw_signature(arr: np.ndarray, x: int, y_base: int, width: int, height: int, seed: int = 0):
-    """Synthetic cursive: a capital loop, then a run of joined loops of random height (a
-    trochoid, like "ellen"), then a second capital and run; stroke width varies along the
-    pen path as a real pen's does. Returns the strokes' ink box."""
-    import cv2
-    rng = np.random.default_rng(seed)
-    mask = np.zeros(arr.shape, np.uint8)
-    pts = []
-    cx = float(x)
-    for word in range(2):
-        # capital: a tall loop 1.6-2.2 x the letter height
-        cap_h = height * rng.uniform(0.8, 1.0)
-        t = np.linspace(0, 2 * np.pi, 40)
-        pts += [(cx + 0.25 * cap_h * (1 - np.cos(tt)) + 4 * tt, y_base - cap_h * 0.5 * (1 - np.cos(tt / 2) ** 1) - 0.0)
-                for tt in t]
-        cx = pts[-1][0]
-        n_loops = int(rng.integers(3, 6))
-        for k in range(n_loops):
-            r = height * rng.uniform(0.18, 0.45)
-            v = r * rng.uniform(0.9, 1.3)
-            t = np.linspace(0, 2 * np.pi, 24)
-            pts += [(cx + v * tt / np.pi - 0.6 * r * np.sin(tt), y_base - r * (1 - np.cos(tt))) for tt in t]
-            cx = pts[-1][0]
-        cx += width * 0.06
-    # scale into the width given
-    xs = np.array([p[0] for p in pts])
-    ys = np.array([p[1] for p in pts])
-    xs = x + (xs - xs.min()) * (width / max(1.0, xs.max() - xs.min()))
-    slant = 0.25
-    xs = xs + slant * (y_base - ys)
-    for i in range(len(xs) - 1):
-        th = int(round(2 + 1.5 * (1 + np.sin(i / 5.0))))
-        cv2.line(mask, (int(xs[i]), int(ys[i])), (int(xs[i + 1]), int(ys[i + 1])), 255, th, cv2.LINE_AA)
-    arr[mask > 128] = np.minimum(arr[mask > 128], 20)
-    yy, xx = np.nonzero(mask > 128)
-    return (int(xx.min()), int(yy.min()), int(xx.max()) + 1, int(yy.max()) + 1)
-
-
-def draw_photo(arr: np.ndarray, x: int, y: int, w: int, h: int, seed: int = 0):
-    """A continuous-tone portrait stand-in: a smooth background gradient, a lit oval face and
-    shoulders, film grain."""
-    rng = np.random.default_rng(seed)
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    img = 90 + 80 * (xx / w) + 10 * np.sin(yy / 9.0)
-    face = ((xx - w / 2) / (0.28 * w)) ** 2 + ((yy - 0.4 * h) / (0.3 * h)) ** 2 < 1
-    img[face] = 185 - 40 * ((xx[face] - w / 2) / w) ** 2 * 4
-    body = ((xx - w / 2) / (0.45 * w)) ** 2 + ((yy - 1.05 * h) / (0.4 * h)) ** 2 < 1
-    img[body] = 70
-    img += rng.normal(0, 8, img.shape)
-    arr[y:y + h, x:x + w] = np.clip(img, 45, 210).astype(np.uint8)
-    return (x, y, x + w, y + h)
-
-
-def _text(draw, xy, text, size=22):
-    from PIL import ImageFont
-    draw.text(xy, text, fill=0, font=ImageFont.truetype(FONT, size))
-
-
-def generated_pages():
-    """(name, PIL RGB page, [(gold box, type)]) of each generated page."""
-    from PIL import ImageDraw
-    out = []
-    W, H = PAGE
-
-    def base():
-        img = Image.new("L", PAGE, 255)
-        d = ImageDraw.Draw(img)
-        for i, line in enumerate(BODY):
-            _text(d, (110, 140 + 34 * i), line)
-        return img, d
-
-    # a QR code holding a URL, one an e-mail, one an account number beside its label
-    for k, (label, payload, kind) in enumerate([
-            ("Your profile:", "https://example.org/people/maria-gonzalez", "ONLINE_ID"),
-            ("Contact:", "maria.gonzalez@example.com", "EMAIL"),
-            ("Account No.", "ACCT 4471-2209-88", "ACCOUNT_NUMBER")]):
-        img, d = base()
-        _text(d, (110, 520), label)
-        arr = np.array(img)
-        box = draw_qr(arr, 400, 480, payload)
-        out.append((f"qr-{k}", Image.fromarray(arr).convert("RGB"), [(box, kind)]))
-    # a barcode beside "Order No."
-    img, d = base()
-    _text(d, (110, 560), "Order No.")
-    arr = np.array(img)
-    box, _code = draw_ean13(arr, 300, 520, "400638133393")
-    out.append(("ean13", Image.fromarray(arr).convert("RGB"), [(box, "REFERENCE_NUMBER")]))
-    # signatures: beside a label on a line, above a line with the label under it, under a
-    # letter closing
-    for k in range(3):
-        img, d = base()
-        if k == 0:
-            _text(d, (110, 700), "Signature:")
-            d.line((240, 722, 700, 722), fill=0, width=2)
-            arr = np.array(img)
-            box = draw_signature(arr, 270, 715, 300, 46, seed=k)
-        elif k == 1:
-            d.line((110, 760, 560, 760), fill=0, width=2)
-            _text(d, (110, 768), "Signature of applicant")
-            _text(d, (700, 768), "Date")
-            arr = np.array(img)
-            box = draw_signature(arr, 150, 752, 330, 52, seed=k)
-        else:
-            _text(d, (110, 640), "Yours sincerely,")
-            _text(d, (110, 790), "Maria Gonzalez")
-            arr = np.array(img)
-            box = draw_signature(arr, 120, 745, 280, 50, seed=k)
-        out.append((f"signature-{k}", Image.fromarray(arr).convert("RGB"), [(box, "SIGNATURE")]))
-    # an ID photo on an application form
-    img, d = base()
-    _text(d, (110, 520), "Applicant photo")
-    arr = np.array(img)
-    box = draw_photo(arr, 110, 560, 220, 280, seed=3)
-    out.append(("photo", Image.fromarray(arr).convert("RGB"), [(box, "OTHER")]))
-    # print only: a typed signature block, a form with lines and boxes (no visual gold)
-    img, d = base()
-    _text(d, (110, 640), "Yours sincerely,")
-    _text(d, (110, 700), "Signed: Maria Gonzalez")
-    _text(d, (110, 740), "Head of Customer Accounts")
-    d.line((110, 900, 600, 900), fill=0, width=2)
-    _text(d, (110, 908), "Signature")
-    for i in range(4):
-        d.rectangle((700 + 40 * i, 880, 728 + 40 * i, 908), outline=0, width=2)
-    out.append(("print-only", img.convert("RGB"), []))
-    return out
 
 
 def run_generated(detectors):
@@ -379,6 +263,7 @@ def run_generated(detectors):
     except Exception as exc:  # no Tesseract: the visual detectors still run without words
         print(f"generated pages: no OCR ({exc}); labels unused")
         ocr = None
+    texts = default_text_detectors()
     tally = Tally()
     seconds = 0.0
     pages = generated_pages()
@@ -387,7 +272,7 @@ def run_generated(detectors):
     for name, image, golds in pages:
         page = ocr.read(image) if ocr else None
         t0 = time.perf_counter()
-        vis = find_visual(detectors, image, page)
+        vis = find_visual(detectors, image, page, text_detectors=texts)
         seconds += time.perf_counter() - t0
         tally.add(np.asarray(image.convert("L")), golds, vis, types, vis)
         if not golds and vis:
@@ -403,7 +288,7 @@ def run_generated(detectors):
         print(f"{t:<18}{0:>5} {'':>10} {'':>12} {tally.predicted[t]:>6} {tally.false_alarms[t]:>17}")
     print(f"collateral (visual boxes): {fmt(tally.collateral)}; "
           f"visual detectors {seconds / len(pages):.2f} s/page")
-    print(f"print-only page false alarms: {'; '.join(fa_pages) or 'none'}")
+    print(f"pages without visual gold (print only, stamps of no content), boxes: {'; '.join(fa_pages) or 'none'}")
     return tally
 
 

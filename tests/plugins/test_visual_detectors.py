@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from redactor_eval.benchmarks.bench_visual import (FONT, PAGE, draw_ean13, draw_photo, draw_qr,
+from redactor_eval.benchmarks.visual_pages import (FONT, PAGE, draw_ean13, draw_photo, draw_qr,
                                           draw_signature, generated_pages)
 from redactor import registry
 from redactor.model import OcrPage, Redaction, WordBox
