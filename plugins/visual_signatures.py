@@ -1,33 +1,42 @@
 """Handwritten signatures and initials, found in the page image beside the OCR words.
 
-Principle: a signature is ink that is not print. Print is what OCR read confidently (its
-word boxes are masked); printed rules (signature lines, table borders) are removed by a
-morphological opening. What is left is joined into pieces (strokes within a letter gap);
-a piece is a *seed* when it looks like handwriting: taller than the body text (1.5 h, or
-1.1 h beside a label), with one connected pen stroke 1.5 h tall (print is letter by
-letter), one writing line (not a paragraph), little fill (not a tint or a black bar), not
-mostly straight hairlines (not a box or a checkbox), not rotated print. Pieces beside a
-seed on its writing line join it (the initials and dots of "M. S. Forte"); the group is a
-signature when it sits where documents put signatures:
+Principle: a signature is cursive ink that is not print, where documents put signatures.
+Print is what OCR read confidently (its word boxes, unless the strokes in a box run on out
+of it: cursive boxed by luck); printed rules (signature lines, table borders) are removed
+by a morphological opening. What is left is joined into pieces (strokes within a letter
+gap). A piece is a *seed* when it looks like handwriting: taller than the body text (1.5 h,
+or 1.1 h beside a label), with one connected pen stroke 1.5 h tall that is no straight
+hairline (print is letter by letter; a table's cell border is straight), one writing line,
+little fill, not mostly hairlines, not rotated print, not a stamp's ring or the text in
+it, and with a stroke running over several letters (cursive) unless it is as short as
+initials or beside a label. Pieces beside a seed on its writing line join it (the initials
+and dots of "M. S. Forte"), and the narrow loops it drops through its own line; a group
+stays within one signature's length, and is cut into its writing lines when it holds
+several (two signatures stacked, a signature and the typed name it touches). A group is
+a signature where documents put signatures:
 
-- beside, above or below a signature label ("Signature", "Signed", "Sign here", "By:",
-  "Approved by", "Authorized signature", "Notary" ...);
-- on a signature line: a horizontal rule with the ink on it or just above it;
-- under a letter closing ("Sincerely", "Yours faithfully", "Very truly yours" ...).
+- beside, above or below a signature label ("Signature", "Signed", "By:", "Approved by",
+  "Per", "Initials", "Notary", letter closings "Sincerely", "Yours faithfully" ...);
+- cursive on a signature line (a horizontal rule under or through it), or over a typed
+  name (the signer's name under a memo's signature);
+- initials in the page margin, outside the text area (pages initialled one by one).
 
-The box is the ink extent of the cluster's strokes (the contract's gold is ink-tight).
+The box is the ink extent of the group's strokes (the contract's gold is ink-tight), padded.
 OCR garbage over cursive needs no rule of its own: a word read at low confidence is not
-masked as print, so its strokes stay in the clusters.
+masked as print, so its strokes stay in the groups.
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 
 import numpy as np
 
 from redactor.plugin_api import OcrPage, Redaction, VisualDetector
 from redactor_plugins._options import as_bool
-from redactor_plugins.visual_common import (CONFIDENT, alnum, gray_of, horizontal_rules, ink_of,
-                                   rules_mask, text_height, words_of)
+from redactor_plugins._signature_strokes import (Strokes, bands, pen_strokes, pieces_of, print_share, ring_holes,
+                                                 strokes_of)
+from redactor_plugins.visual_common import CONFIDENT, alnum, gray_of, ink_of, text_height, words_of
 
 # Words that announce a signature on forms, affidavits and letters. Matched on the OCR
 # word's letters, lower-cased, so "SIGNATURE(S)", "Signature:" and "Signat" (a word cut by
@@ -36,16 +45,26 @@ LABEL_PREFIXES = ("signat", "signed", "signer")
 LABEL_WORDS = {"sign", "initial", "initials", "notary", "witness", "sworn",
                # letter closings: the signature goes between the closing and the typed name
                "sincerely", "faithfully", "truly", "cordially", "regards", "respectfully"}
-# "By" alone is a signature line in contracts and forms ("By: ____", "Approved By:")
+# "By" after a verb is a signature line in contracts and forms ("Approved By")
 BY_VERBS = {"approved", "submitted", "prepared", "reviewed", "authorized", "authorised",
             "accepted", "certified", "checked", "verified", "agreed", "witnessed", "signed"}
+# "By:" and "Per:" (per procurationem: signed on behalf of) before the blank of a form
+BLANK_AFTER = re.compile(r"(?i)^(by|per)[:_]")
+FORM_LABEL_GAP = 10.0     # "By ____" / "Per ____": nothing printed after it on its line for
+                          # 10 h (the blank the signer fills in)
 
 # Geometry, in units of the body text height h (so it holds at any scan resolution).
-RULE_MIN_LEN = 4.0        # a signature line is at least 4 text heights long
-PIECE_X, PIECE_Y = 1.0, 0.25  # strokes this close are one piece: the gaps within a word
 GROW_X, GROW_Y = 3.0, 0.3     # pieces this close join a signature: the gaps between its
                               # names and initials, on one writing line (their heights
                               # overlap by GROW_Y of the smaller)
+MAX_WIDTH = 34.0          # a signature is at most ~30 text heights long (real dev gold: up to
+                          # 31 h); a longer group is two signatures side by side, or one and
+                          # the handwriting beside it
+LINE_H, LINE_W = 1.0, 3.0  # a line of writing is at least 1 h tall and 3 h long
+MAX_CROSSINGS = 1         # ... and at most one stroke crosses between two lines (a capital's tail)
+THROUGH = 0.5             # a rule up to half a text height thick is crossed by a stroke through it
+DROP_W = 3.0              # a piece under a rule narrower than 3 h joins the writing above it:
+                          # the loops a signature drops through its own line
 ROTATED = 4.0                 # a piece over 4 h tall and twice as tall as wide is a line of
                               # print turned 90 degrees (archive numbers in the margin)
 COMPANION_HEIGHT = 0.4        # smaller pieces (dots, specks) are left out
@@ -55,77 +74,72 @@ TALL = 1.5                # ... and one found by a line or closing alone half as
 MIN_ASPECT = 0.6          # and not much narrower than tall (rotated print, margin marks)
 MAX_FILL = 0.3            # pen strokes cover little of their box (real dev gold: median 16 %,
                           # print inside included); a filled or halftone block is not one
-STRAIGHT_V, STRAIGHT_H = 1.2, 1.5   # straight ink runs this long (in h) vertically or
-MAX_STRAIGHT = 0.5        # horizontally are ruling: box borders, checkboxes, table cells; a
-                          # cluster made mostly of them is not handwriting (pen strokes curve
-                          # and slant)
-THICK = 0.3               # ... unless thick: a felt pen's upright strokes run straight for
-                          # long, ruling is a hairline
+MAX_STRAIGHT = 0.5        # a piece made mostly of straight hairlines is ruling: box borders,
+                          # checkboxes, table cells (pen strokes curve and slant)
 PAD = 0.4                 # margin round the strokes: the pen's faint rim and the bit of
                           # line under them (hand-drawn gold boxes are a little loose)
 STROKE = 1.5              # a signature has one pen stroke (connected ink) 1.5 text heights
                           # tall: cursive joins letters and loops over ascenders; print
                           # is letter by letter, none taller than a line (OCR-missed small
                           # print in a dense paragraph is many small components)
-BAND = 0.5                # a writing line is at least half a text height tall
+JOINED = 2.0              # cursive joins letters: a pen stroke 2 h long runs over several of
+                          # them (block capitals and figures are letter by letter); a piece
+                          # without one is a seed beside a label, or as short as initials
 SNAP = 0.6                # an ink component 60 % inside a signature's box is part of it
-LOW_CONF_PRINT = 60.0     # a word read at this confidence is print (cursive reads below it)
-MAX_PRINT = 4.0           # up to 4 text heights tall (headings) when read at CONFIDENT or more;
-MAX_UNSURE_PRINT = 1.5    # a less sure word taller than 1.5 h is cursive read by luck ("Wet")
 LABEL_RIGHT = 25.0        # a label's signature lies up to 25 h to its right,
 LABEL_ABOVE = 5.0         # up to 5 h above it (a label printed under the line),
 LABEL_BELOW = 9.0         # up to 9 h below it (a heading over a cell, a letter closing)
 LABEL_LEFT = 6.0
+INITIALS = 8.0            # initials are at most 8 text heights long
+NAME_GAP = 2.0            # a signature sits within 2 h over the typed name under it
+EDGE = 0.5                # ink this close to the page's edge is the scanner's
+MARGIN_WORDS = 20         # a text area is known from 20 confidently read words
 RULE_ABOVE = 4.0          # a signature sits on its line: its bottom within 4 h above the
 RULE_BELOW = 1.0          # rule, or crossing it by up to 1 h
 PRINT_SHARE = 0.5         # a cluster whose ink is mostly under confident words is print
-SPECK = 0.04              # components smaller than 4 % of h*h are dust
 
 
-def is_label(words, i: int) -> bool:
+def _blank_after(words, i: int, h: float) -> bool:
+    """No confidently read word follows word i on its line within FORM_LABEL_GAP: the
+    blank of a form ("By ________", "Per ______") where the signature goes."""
+    w = words[i]
+    for v in words:
+        if v is w or v.line != w.line or v.conf < CONFIDENT or not alnum(v.text):
+            continue
+        if w.bbox[2] <= v.bbox[0] <= w.bbox[2] + FORM_LABEL_GAP * h:
+            return False
+    return True
+
+
+def is_label(words, i: int, h: float) -> bool:
     t = alnum(words[i].text)
     if not t:
         return False
     if t.startswith(LABEL_PREFIXES) or t in LABEL_WORDS:
         return True
-    if t == "by":
-        if words[i].text.rstrip().endswith(":"):
-            return True
-        if i > 0 and words[i - 1].line == words[i].line and alnum(words[i - 1].text) in BY_VERBS:
-            return True
-    return False
+    raw = words[i].text.strip()
+    if BLANK_AFTER.match(raw):
+        return True         # "By:", "Per:", or "By____" with the blank line read into the word
+    if t == "by" and i > 0 and words[i - 1].line == words[i].line and alnum(words[i - 1].text) in BY_VERBS:
+        return True
+    # "By ____", "Per. ____" capitalised on a form, the blank after them
+    return t in ("by", "per") and raw[:1].isupper() and _blank_after(words, i, h)
 
 
-def _print_mask(shape, words, h: float) -> np.ndarray:
-    """Pixels of confidently read print: words read at CONFIDENT or more, of body-text
-    height (a 'word' three text heights tall is cursive read by luck, not print)."""
-    mask = np.zeros(shape, dtype=bool)
-    H, W = shape
-    for w in words:
-        if w.conf < LOW_CONF_PRINT or not alnum(w.text):
-            continue
-        x0, y0, x1, y1 = w.bbox
-        if y1 - y0 > (MAX_PRINT if w.conf >= CONFIDENT else MAX_UNSURE_PRINT) * h:
-            continue
-        mask[max(0, int(y0) - 1):min(H, int(np.ceil(y1)) + 1),
-             max(0, int(x0) - 1):min(W, int(np.ceil(x1)) + 1)] = True
-    return mask
+@dataclass
+class Piece:
+    box: tuple
+    seed: bool
+    joined: bool      # holds a pen stroke running over several letters (JOINED h long)
 
 
-def _bands(sub: np.ndarray, h: float) -> int:
-    """Writing lines in a piece: bands of rows holding ink, separated by empty rows, at
-    least half a text height tall. A signature is one line whose loops and strokes join
-    top to bottom; a paragraph of print or a handwritten address is several. (The caller
-    puts the removed rules back in, so a line the signature crosses does not split it.)"""
-    rows = sub.any(axis=1)
-    n, run = 0, 0
-    for r in np.append(rows, False):
-        if r:
-            run += 1
-        else:
-            n += run >= BAND * h
-            run = 0
-    return n
+@dataclass
+class Anchors:
+    """What a page offers a signature to stand by: its label words, its text area (for
+    initials in the margin) and its typed names (for a memo's signature over its name)."""
+    labels: list
+    extent: tuple | None
+    names: list
 
 
 class SignatureDetector(VisualDetector):
@@ -134,7 +148,6 @@ class SignatureDetector(VisualDetector):
     @classmethod
     def emits(cls) -> frozenset[str]:
         return frozenset({"SIGNATURE"})
-
 
     def __init__(self, require_anchor: bool = True):
         self.require_anchor = as_bool("require_anchor", require_anchor)
@@ -145,155 +158,279 @@ class SignatureDetector(VisualDetector):
 
     # -- the work -------------------------------------------------------------------------
     def clusters(self, image, page):
-        import cv2
-
-        gray = gray_of(image)
-        ink = ink_of(gray)
-        H, W = ink.shape
         words = words_of(page)
-        h = text_height(words, H)
-        rule_len = max(20, int(RULE_MIN_LEN * h))
-        rules = horizontal_rules(ink, rule_len)
-        printed = _print_mask(ink.shape, words, h)
-        strokes = ink & ~rules_mask(ink, rule_len)
-        hruled = rules_mask(ink, rule_len, vertical=False)
-        loose = strokes & ~printed
-        sv, sh = max(3, int(STRAIGHT_V * h)), max(3, int(STRAIGHT_H * h))
-        u8 = strokes.astype(np.uint8)
-        thick = max(3, int(THICK * h))
-        straight = ((cv2.morphologyEx(u8, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, sv)))
-                     | cv2.morphologyEx(u8, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (sh, 1))))
-                    & ~cv2.morphologyEx(u8, cv2.MORPH_OPEN, np.ones((thick, thick), np.uint8))).astype(bool)
-
-        # dust off, then strokes within the gaps of one written word joined into pieces
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(loose.astype(np.uint8), connectivity=8)
-        keep = np.zeros(n, dtype=bool)
-        keep[1:] = stats[1:, cv2.CC_STAT_AREA] >= max(4, SPECK * h * h)
-        loose = keep[lab]
-        kx, ky = max(3, int(PIECE_X * h)), max(3, int(PIECE_Y * h))
-        joined = cv2.dilate(loose.astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_RECT, (kx, ky)))
-        n, clab, cstats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-
-        # every ink component (print included, long rules excluded), to snap boxes to ink
-        _, comp, cstat, _ = cv2.connectedComponentsWithStats(strokes.astype(np.uint8), connectivity=8)
-
-        labels = [w for i, w in enumerate(words) if is_label(words, i)]
-        pieces = []          # (box, ink pixels, is_seed)
-        for c in range(1, n):
-            x, y, cw, ch, _ = cstats[c]
-            sub = (clab[y:y + ch, x:x + cw] == c) & loose[y:y + ch, x:x + cw]
-            ys, xs = np.nonzero(sub)
-            if xs.size == 0:
-                continue
-            box = (float(x + xs.min()), float(y + ys.min()), float(x + xs.max() + 1), float(y + ys.max() + 1))
-            bw, bh = box[2] - box[0], box[3] - box[1]
-            if bh < COMPANION_HEIGHT * h or (bh > ROTATED * h and bw < 0.5 * bh):
-                continue
-            if xs.size > MAX_FILL * bw * bh:
-                continue
-            if straight[y:y + ch, x:x + cw][sub].sum() > MAX_STRAIGHT * xs.size:
-                continue
-            # a piece mostly under confident words is print that OCR boxed loosely
-            r0, r1, c0, c1 = int(box[1]), int(box[3]), int(box[0]), int(box[2])
-            region_ink = strokes[r0:r1, c0:c1]
-            if (region_ink & printed[r0:r1, c0:c1]).sum() > PRINT_SHARE * max(1, region_ink.sum()):
-                continue
-            ids = np.unique(lab[y:y + ch, x:x + cw][sub])
-            stroke = int(stats[ids[ids > 0], cv2.CC_STAT_HEIGHT].max()) if (ids > 0).any() else 0
-            seed = (bh >= TALL * h or (bh >= MIN_HEIGHT * h and self._near_label(box, labels, h))) \
-                and stroke >= STROKE * h and _bands(sub | hruled[y:y + ch, x:x + cw], h) < 2
-
-            pieces.append((box, int(xs.size), seed))
-
-        # a signature grows from its handwriting-high pieces to the pieces beside them on
-        # the same writing line (the small initials and dots of "M. S. Forte"); pieces of
-        # text height join only a seed, never each other, so a line of badly read print
-        # does not chain into it
-        parent = list(range(len(pieces)))
-
-        def root(i):
-            while parent[i] != i:
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            return i
-
-        gap_x = GROW_X * h
-        for i, (a, _, sa) in enumerate(pieces):
-            for j in range(i + 1, len(pieces)):
-                b, _, sb = pieces[j]
-                if not (sa or sb):
-                    continue
-                gx = max(a[0], b[0]) - min(a[2], b[2])
-                overlap_y = min(a[3], b[3]) - max(a[1], b[1])
-                if gx <= gap_x and overlap_y >= GROW_Y * min(a[3] - a[1], b[3] - b[1]):
-                    parent[root(i)] = root(j)
-        groups: dict[int, list[int]] = {}
-        for i in range(len(pieces)):
-            groups.setdefault(root(i), []).append(i)
-
+        ink = ink_of(gray_of(image))
+        h = text_height(words, ink.shape[0])
+        anchors = Anchors([w for i, w in enumerate(words) if is_label(words, i, h)], print_extent(words),
+                          typed_names(words))
+        s = strokes_of(ink, words, h)
+        pieces, holes = [], []
+        for box, sub, origin in pieces_of(s):
+            piece = self._piece(s, box, sub, origin, anchors.labels)
+            ring = ring_holes(sub, origin, s.h) if piece is not None else []
+            holes += ring
+            if piece is not None and not ring:
+                pieces.append(piece)
+        # the text inside a stamp's border is the stamp's
+        pieces = [p for p in pieces if not any(_inside(p.box, hole) for hole in holes)]
         found = []
-        for members in groups.values():
-            if not any(pieces[i][2] for i in members):
+        for members in group_pieces(pieces, s):
+            if not any(pieces[i].seed for i in members):
                 continue
-            box = (min(pieces[i][0][0] for i in members), min(pieces[i][0][1] for i in members),
-                   max(pieces[i][0][2] for i in members), max(pieces[i][0][3] for i in members))
-            bw, bh = box[2] - box[0], box[3] - box[1]
-            if bw < MIN_ASPECT * bh:
-                continue
-            r0, r1, c0, c1 = int(box[1]), int(np.ceil(box[3])), int(box[0]), int(np.ceil(box[2]))
-            if _bands(loose[r0:r1, c0:c1] | hruled[r0:r1, c0:c1], h) >= 2:
-                continue       # the pieces round a seed make up several lines: text
-            region_ink = strokes[r0:r1, c0:c1]
-            if (region_ink & printed[r0:r1, c0:c1]).sum() > PRINT_SHARE * max(1, region_ink.sum()):
-                continue       # mostly print round a few strokes: a stamp or a form in text
-            tall = bh >= TALL * h
-            labelled = self._near_label(box, labels, h)
-            anchored = labelled or (tall and self._on_rule(box, rules, h))
-            if not anchored and (self.require_anchor or not tall):
-                continue
-            score = 0.9 if anchored and tall else 0.6 if anchored else 0.4
-            x0, y0, x1, y1 = self._snap(box, comp, cstat)
-            pad = PAD * h
-            found.append(((max(0.0, x0 - pad), max(0.0, y0 - pad), min(float(W), x1 + pad),
-                           min(float(H), y1 + pad)), score))
+            joined = any(pieces[i].joined for i in members)
+            found += self._lines_of(s, union_box([pieces[i].box for i in members]), anchors, joined)
         return found
 
-    @staticmethod
-    def _snap(box, comp, cstat):
-        """The box grown over the ink components lying mostly inside it: the strokes OCR
-        masked as print (a letter of the signature read by luck), the dots and the tails
-        cut at the box edge, so the whole signature is hidden."""
-        x0, y0, x1, y1 = (int(v) for v in box)
-        ids, counts = np.unique(comp[y0:y1, x0:x1], return_counts=True)
-        bx0, by0, bx1, by1 = box
-        for i, n_in in zip(ids.tolist(), counts.tolist()):
-            if i == 0:
-                continue
-            x, y, w, h, area = cstat[i]
-            if n_in >= SNAP * area:
-                bx0, by0 = min(bx0, float(x)), min(by0, float(y))
-                bx1, by1 = max(bx1, float(x + w)), max(by1, float(y + h))
-        return (bx0, by0, bx1, by1)
+    def _piece(self, s: Strokes, box, sub, origin, labels):
+        """A piece of loose strokes as a Piece (seed or companion), or None when it is not
+        handwriting: a speck, rotated print, a filled block, ruling, or print boxed loosely."""
+        h = s.h
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        n_ink = int(sub.sum())
+        if bh < COMPANION_HEIGHT * h or (bh > ROTATED * h and bw < 0.5 * bh):
+            return None
+        if n_ink > MAX_FILL * bw * bh:
+            return None
+        x, y = origin
+        if s.straight[y:y + sub.shape[0], x:x + sub.shape[1]][sub].sum() > MAX_STRAIGHT * n_ink:
+            return None
+        if print_share(s, box) > PRINT_SHARE:
+            return None
+        tallest, widest = pen_strokes(s, sub, origin)
+        labelled = _near_label(box, labels, h)
+        seed = bw <= MAX_WIDTH * h and (bh >= TALL * h or (bh >= MIN_HEIGHT * h and labelled)) \
+            and tallest >= STROKE * h and (widest >= JOINED * h or labelled or bw <= INITIALS * h) \
+            and bands(sub | s.hruled[y:y + sub.shape[0], x:x + sub.shape[1]], h) < 2
+        return Piece(box, seed, widest >= JOINED * h)
 
-    @staticmethod
-    def _near_label(box, labels, h: float) -> bool:
-        for w in labels:
-            x0, y0, x1, y1 = w.bbox
-            if box[2] < x0 - LABEL_LEFT * h or box[0] > x1 + LABEL_RIGHT * h:
-                continue
-            if box[3] < y0 - LABEL_ABOVE * h or box[1] > y1 + LABEL_BELOW * h:
-                continue
+    def _lines_of(self, s: Strokes, box, anchors: Anchors, joined: bool) -> list:
+        """The signatures in a group: one per writing line when each line is one (stacked
+        signatures), the typed lines touching them left out; else the lines together (a
+        signature and the loops it drops below its line)."""
+        parts = [p for p in writing_lines(s, box) if print_share(s, p) <= PRINT_SHARE]
+        if not parts:
+            return []
+        hits = [self._signature(s, p, anchors, joined) for p in parts]
+        if len(parts) > 1 and None in hits:
+            hits = [self._signature(s, union_box(parts), anchors, joined)]
+        return [hit for hit in hits if hit is not None]
+
+    def _signature(self, s: Strokes, box, anchors: Anchors, joined: bool):
+        """(padded box, score) of a group that is a signature where documents put one. A
+        line or a typed name under handwriting anchors cursive (joined strokes) only: block
+        capitals and figures there are the values a form asks for."""
+        h = s.h
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        if bw < MIN_ASPECT * bh or _at_edge(box, s.ink.shape, h):
+            return None
+        r0, r1, c0, c1 = int(box[1]), int(np.ceil(box[3])), int(box[0]), int(np.ceil(box[2]))
+        if bands(s.loose[r0:r1, c0:c1] | s.hruled[r0:r1, c0:c1], h) >= 2:
+            return None        # the pieces round a seed make up several lines: text
+        if print_share(s, box) > PRINT_SHARE:
+            return None        # mostly print round a few strokes: a stamp or a form in text
+        tall = bh >= TALL * h
+        labelled = _near_label(box, anchors.labels, h)
+        anchored = labelled or (tall and (_initials_in_margin(box, anchors.extent, h, s.ink.shape)
+                                          or (joined and (_on_rule(box, s.rules, h)
+                                                          or _over_typed_name(box, anchors.names, h)))))
+        if not anchored and (self.require_anchor or not tall):
+            return None
+        score = 0.9 if anchored and tall else 0.6 if anchored else 0.4
+        H, W = s.ink.shape
+        x0, y0, x1, y1 = _snap(box, s.comp, s.cstat)
+        pad = PAD * h
+        return (max(0.0, x0 - pad), max(0.0, y0 - pad), min(float(W), x1 + pad), min(float(H), y1 + pad)), score
+
+
+def _inside(box, outer) -> bool:
+    return box[0] >= outer[0] and box[1] >= outer[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+def union_box(boxes):
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _tight(sub: np.ndarray, box, r0: int, r1: int):
+    """The box of the ink in rows r0..r1 of ``sub`` (``sub`` spans ``box``), or None."""
+    ys, xs = np.nonzero(sub[r0:r1])
+    if ys.size == 0:
+        return None
+    return (box[0] + xs.min(), box[1] + r0 + ys.min(), box[0] + xs.max() + 1, box[1] + r0 + ys.max() + 1)
+
+
+def _through_rules(s: Strokes, r0: int, r1: int, c0: int, c1: int) -> np.ndarray:
+    """Loose ink of a region with the removed rules put back where a stroke runs on through
+    them (ink above and below in the same column): a signature's loops through its line
+    hold it together, a line between two entries parts them."""
+    import cv2
+
+    loose = s.loose[r0:r1, c0:c1].astype(np.uint8)
+    k = max(3, int(THROUGH * s.h))
+    closed = cv2.morphologyEx(loose, cv2.MORPH_CLOSE, np.ones((k, 1), np.uint8)).astype(bool)
+    return loose.astype(bool) | (closed & s.hruled[r0:r1, c0:c1])
+
+
+def writing_lines(s: Strokes, box, depth: int = 0) -> list:
+    """A group cut into its writing lines: at a row that at most one stroke crosses, with a
+    line of writing (LINE_H tall, LINE_W long) on each side: two signatures stacked on
+    adjacent lines (a capital's tail dropping into the next), a signature and the typed name
+    or title it touches. A signature's own loops and flourishes below it are no line."""
+    h = s.h
+    box = tuple(float(v) for v in box)
+    r0, r1, c0, c1 = int(box[1]), int(np.ceil(box[3])), int(box[0]), int(np.ceil(box[2]))
+    sub = _through_rules(s, r0, r1, c0, c1)
+    line_h, line_w = int(np.ceil(LINE_H * h)), LINE_W * h
+    if depth >= 3 or sub.shape[0] < 2 * line_h + 1:
+        return [box]
+    crossings = (np.diff(sub.astype(np.int8), axis=1) == 1).sum(axis=1) + sub[:, 0]
+    best = None
+    for r in range(line_h, sub.shape[0] - line_h):
+        if crossings[r] > MAX_CROSSINGS or (best is not None and sub[r].sum() >= best[0]):
+            continue
+        parts = _tight(sub, (c0, r0), 0, r), _tight(sub, (c0, r0), r + 1, sub.shape[0])
+        if all(p is not None and p[3] - p[1] >= LINE_H * h and p[2] - p[0] >= line_w for p in parts):
+            best = (sub[r].sum(), parts)
+    if best is None:
+        return [box]
+    return [q for p in best[1] for q in writing_lines(s, p, depth + 1)]
+
+
+def _joinable(a: Piece, b: Piece, s: Strokes) -> bool:
+    """Two pieces on one writing line (beside each other, their heights overlapping), or a
+    narrow piece just under a rule another stands on: a loop dropped through the
+    signature's own line."""
+    if not (a.seed or b.seed):
+        return False          # text-high pieces join a seed only, so badly read print does not chain
+    h = s.h
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.box, b.box
+    gx = max(ax0, bx0) - min(ax1, bx1)
+    if gx <= GROW_X * h and min(ay1, by1) - max(ay0, by0) >= GROW_Y * min(ay1 - ay0, by1 - by0):
+        return True
+    upper, lower = (a, b) if ay0 <= by0 else (b, a)
+    gap = lower.box[1] - upper.box[3]
+    if gx >= 0 or not 0 <= gap <= 0.5 * h or lower.box[2] - lower.box[0] >= DROP_W * h:
+        return False
+    c0, c1 = int(max(ax0, bx0)), int(np.ceil(min(ax1, bx1)))
+    return bool(s.hruled[int(upper.box[3]) - 1:int(np.ceil(lower.box[1])) + 1, c0:c1].any())
+
+
+def group_pieces(pieces: list[Piece], s: Strokes) -> list[list[int]]:
+    """Pieces joined into signatures, the closest first; a join is refused when the group
+    would be longer than one signature (MAX_WIDTH): two signatures side by side, or one
+    and the handwritten value beside it."""
+    h = s.h
+    pairs = []
+    for i, a in enumerate(pieces):
+        for j in range(i + 1, len(pieces)):
+            if _joinable(a, pieces[j], s):
+                gx = max(a.box[0], pieces[j].box[0]) - min(a.box[2], pieces[j].box[2])
+                pairs.append((gx, i, j))
+    parent = list(range(len(pieces)))
+    boxes = [p.box for p in pieces]
+
+    def root(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for _, i, j in sorted(pairs):
+        ri, rj = root(i), root(j)
+        if ri == rj:
+            continue
+        box = union_box([boxes[ri], boxes[rj]])
+        if box[2] - box[0] > MAX_WIDTH * h:
+            continue
+        parent[ri] = rj
+        boxes[rj] = box
+    groups: dict[int, list[int]] = {}
+    for i in range(len(pieces)):
+        groups.setdefault(root(i), []).append(i)
+    return list(groups.values())
+
+
+def _snap(box, comp, cstat):
+    """The box grown over the ink components lying mostly inside it: the strokes OCR
+    masked as print (a letter of the signature read by luck), the dots and the tails
+    cut at the box edge, so the whole signature is hidden."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    ids, counts = np.unique(comp[y0:y1, x0:x1], return_counts=True)
+    bx0, by0, bx1, by1 = box
+    for i, n_in in zip(ids.tolist(), counts.tolist()):
+        if i == 0:
+            continue
+        x, y, w, h, area = cstat[i]
+        if n_in >= SNAP * area:
+            bx0, by0 = min(bx0, float(x)), min(by0, float(y))
+            bx1, by1 = max(bx1, float(x + w)), max(by1, float(y + h))
+    return (bx0, by0, bx1, by1)
+
+
+def print_extent(words):
+    """The box of the page's confidently read print (its text area), or None."""
+    boxes = [w.bbox for w in words if w.conf >= CONFIDENT and len(alnum(w.text)) >= 2]
+    return union_box(boxes) if len(boxes) >= MARGIN_WORDS else None
+
+
+def typed_names(words) -> list:
+    """Boxes of the short title-case lines of print (2 to 4 words, "Kenneth W. Smith"): the
+    typed name a letter or a memo puts under its signature."""
+    lines: dict[int, list] = {}
+    for w in words:
+        lines.setdefault(w.line, []).append(w)
+    out = []
+    for ws in lines.values():
+        ws = [w for w in ws if alnum(w.text)]
+        if not 2 <= len(ws) <= 4 or any(not w.text[:1].isupper() for w in ws) \
+                or sum(w.conf >= CONFIDENT for w in ws) < 2:
+            continue        # (a middle initial may be misread: "Kenneth WU. Smith")
+        out.append(union_box([w.bbox for w in ws]))
+    return out
+
+
+def _over_typed_name(box, names, h: float) -> bool:
+    """A signature just above the signer's typed name: its bottom from NAME_GAP h over the
+    name down to the name's foot (a pen's tail dips into it), the two overlapping across."""
+    for x0, y0, x1, y1 in names:
+        if min(box[2], x1) - max(box[0], x0) > 0 and y0 - NAME_GAP * h <= box[3] <= y1 and box[1] < y0 - h:
             return True
-        return False
+    return False
 
-    @staticmethod
-    def _on_rule(box, rules, h: float) -> bool:
-        bw = box[2] - box[0]
-        for x0, x1, y in rules:
-            overlap = min(box[2], x1) - max(box[0], x0)
-            if overlap < 0.3 * bw:
-                continue
-            if y - RULE_ABOVE * h <= box[3] <= y + RULE_BELOW * h + (box[3] - box[1]):
-                if box[1] <= y + RULE_BELOW * h:
-                    return True
+
+def _at_edge(box, shape, h: float) -> bool:
+    """Ink at the page's edge (within EDGE h) is the scanner's: the shadow of the sheet, a
+    punch hole, a smudge from the feeder; a signer writes inside the page."""
+    H, W = shape
+    edge = EDGE * h
+    return box[0] < edge or box[1] < edge or box[2] > W - edge or box[3] > H - edge
+
+
+def _initials_in_margin(box, extent, h: float, shape) -> bool:
+    """Initials in a page's margin, outside its text area: contracts and filed copies are
+    initialled page by page at the foot, the head or the side of the page."""
+    if extent is None or box[2] - box[0] > INITIALS * h:
         return False
+    return box[0] >= extent[2] or box[2] <= extent[0] or box[3] <= extent[1] or box[1] >= extent[3]
+
+
+def _near_label(box, labels, h: float) -> bool:
+    for w in labels:
+        x0, y0, x1, y1 = w.bbox
+        if box[2] < x0 - LABEL_LEFT * h or box[0] > x1 + LABEL_RIGHT * h:
+            continue
+        if box[3] < y0 - LABEL_ABOVE * h or box[1] > y1 + LABEL_BELOW * h:
+            continue
+        return True
+    return False
+
+
+def _on_rule(box, rules, h: float) -> bool:
+    bw = box[2] - box[0]
+    for x0, x1, y in rules:
+        overlap = min(box[2], x1) - max(box[0], x0)
+        if overlap < 0.3 * bw:
+            continue
+        if y - RULE_ABOVE * h <= box[3] <= y + RULE_BELOW * h + (box[3] - box[1]):
+            if box[1] <= y + RULE_BELOW * h:
+                return True
+    return False

@@ -1,0 +1,151 @@
+"""The signatures detector on rendered pages read by real Tesseract: a stamp's ring is not a
+signature, two signatures side by side are two boxes, a cursive stroke OCR boxed as a
+confident word is still hidden, rotated margin print is print, a memo's signature over the
+typed name and initials in the page margin are found with no label or line."""
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from redactor import registry
+from redactor.plugin_api import OcrPage, WordBox
+from redactor_eval.benchmarks.visual_pages import FONT, PAGE, draw_signature, draw_stamp
+from redactor_eval.ink import gold_covered, ink_mask, union_mask
+
+pytest.importorskip("cv2")
+
+
+def iou(a, b):
+    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = iw * ih
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+@pytest.fixture(scope="module")
+def ocr():
+    from redactor_plugins.tesseract_ocr import TesseractOcr
+    if TesseractOcr.unavailable_reason():
+        pytest.skip("tesseract not installed")
+    return TesseractOcr()
+
+
+def letter(label: str = "Signature:"):
+    """A page with a line of body text and a signature label on a rule."""
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    d.text((110, 140), "I confirm that the details given above are true and complete.", font=font, fill=0)
+    d.text((110, 180), "Please return this form to the office named in the letter.", font=font, fill=0)
+    d.text((110, 700), label, font=font, fill=0)
+    d.line((110, 722, 1200, 722), fill=0, width=2)
+    return img
+
+
+def test_oval_stamp_with_unread_text_is_not_a_signature(ocr):
+    # a rubber stamp's ring round its text: closed, tall, curved, like a pen's loop, but a
+    # ring round a block, not a stroke
+    img = letter().convert("RGB")
+    img, _ = draw_stamp(img, 500, 400, ["ORIGINAL"], ink=(45, 45, 45), shape="oval", angle=-6.0)
+    found = registry.create("visual", "signatures").find(img, ocr.read(img))
+    assert all(r.bbox[1] > 600 for r in found)       # nothing round the stamp
+
+
+def test_two_signatures_side_by_side_are_two_boxes(ocr):
+    # co-signers on one line: together longer than any one signature
+    img = letter("Signatures:")
+    arr = np.array(img)
+    left = draw_signature(arr, 250, 715, 330, 46, seed=1)
+    right = draw_signature(arr, left[2] + 40, 715, 330, 46, seed=2)
+    image = Image.fromarray(arr).convert("RGB")
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert len(found) == 2
+    assert max(iou(r.bbox, left) for r in found) >= 0.5
+    assert max(iou(r.bbox, right) for r in found) >= 0.5
+
+
+def test_cursive_boxed_as_a_confident_word_is_still_hidden(ocr):
+    # OCR reads the capital of a signature as a word at 85: its strokes run on out of that
+    # box into the rest of the name, so they are handwriting, not print
+    img = letter()
+    arr = np.array(img)
+    gold = draw_signature(arr, 270, 715, 300, 46, seed=0)
+    image = Image.fromarray(arr).convert("RGB")
+    page = ocr.read(image)
+    x0, y0, x1, y1 = gold
+    lucky = WordBox("M.", (x0, y0, x0 + (x1 - x0) / 3, y1), 85.0, line=10_000)
+    page = OcrPage(page.width, page.height, tuple(page.words) + (lucky,), page.engine)
+    found = registry.create("visual", "signatures").find(image, page)
+    gray = np.asarray(image.convert("L"))
+    hidden = union_mask([r.bbox for r in found], gray.shape[1], gray.shape[0])
+    assert gold_covered(ink_mask(gray), hidden, gold)
+    assert any(iou(r.bbox, gold) >= 0.6 for r in found)
+
+
+def test_rotated_margin_print_read_by_ocr_is_print(ocr):
+    # an archive number printed up the margin beside a signature: its word box is tall and
+    # thin, as thick as the type is high; it is print, and does not join the signature
+    img = letter()
+    arr = np.array(img)
+    gold = draw_signature(arr, 270, 715, 300, 46, seed=0)
+    strip = Image.new("L", (300, 30), 255)
+    ImageDraw.Draw(strip).text((0, 2), "0112211570", font=ImageFont.truetype(FONT, 22), fill=0)
+    strip = np.array(strip.rotate(90, expand=True))
+    arr[560:560 + strip.shape[0], 600:600 + strip.shape[1]] = np.minimum(
+        arr[560:560 + strip.shape[0], 600:600 + strip.shape[1]], strip)
+    image = Image.fromarray(arr).convert("RGB")
+    ys, xs = np.nonzero(strip < 128)
+    box = (600 + xs.min(), 560 + ys.min(), 600 + xs.max() + 1, 560 + ys.max() + 1)
+    page = ocr.read(image)
+    page = OcrPage(page.width, page.height, tuple(page.words) + (WordBox("0112211570", box, 92.0, line=10_000),),
+                   page.engine)
+    found = registry.create("visual", "signatures").find(image, page)
+    assert any(iou(r.bbox, gold) >= 0.6 for r in found)
+    assert all(r.bbox[2] < box[0] for r in found if iou(r.bbox, gold) > 0)
+
+
+def body_page(lines=12):
+    """A letter page of body text (so the page's text area is known)."""
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    for i in range(lines):
+        d.text((110, 140 + 34 * i), "The parties agree to the terms set out in the schedule to this letter.",
+               font=font, fill=0)
+    return img, d, font
+
+
+def test_signature_over_the_typed_name_of_a_memo(ocr):
+    # no label, no line: the memo's signer signs just above the typed name
+    img, d, font = body_page(6)
+    d.text((110, 800), "Kenneth W. Smith", font=font, fill=0)
+    d.text((110, 834), "Technologist, Quality Assurance", font=font, fill=0)
+    arr = np.array(img)
+    gold = draw_signature(arr, 120, 792, 220, 44, seed=3)
+    image = Image.fromarray(arr).convert("RGB")
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert len(found) == 1 and iou(found[0].bbox, gold) >= 0.5
+
+
+def draw_initials(arr: np.ndarray, x: int, y: int):
+    """Pen initials, two cursive capitals of one stroke each (a tall loop with a tail, a
+    slanted loop), 2 px wide; returns their ink box."""
+    import cv2
+    t = np.linspace(0, 2 * np.pi, 60)
+    first = np.stack([x + 14 + 12 * np.sin(t) + 10 * t, y + 22 - 22 * np.cos(t / 2)], axis=1)
+    second = np.stack([x + 90 + 16 * np.cos(2 * t) + 6 * t, y + 20 + 18 * np.sin(t)], axis=1)
+    mask = np.zeros(arr.shape, np.uint8)
+    for pts in (first, second):
+        cv2.polylines(mask, [pts.astype(np.int32)], False, 255, 2, cv2.LINE_AA)
+    arr[mask > 128] = 20
+    ys, xs = np.nonzero(mask > 128)
+    return (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+
+
+def test_initials_in_the_page_margin(ocr):
+    # a contract page initialled at its foot, below the text area
+    img, _, _ = body_page()
+    arr = np.array(img)
+    gold = draw_initials(arr, 1000, 1520)
+    image = Image.fromarray(arr).convert("RGB")
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert len(found) == 1 and iou(found[0].bbox, gold) >= 0.5
