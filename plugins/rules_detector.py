@@ -16,10 +16,12 @@ from redactor.plugin_api import (PATTERN, STATISTICAL, STRUCTURAL, Detector, Inp
 
 from redactor_plugins._options import as_float
 from redactor_plugins.rules.addresses import compile_address_regexes, find_address_hits, join_address_rows
+from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
 from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
 from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
+from redactor_plugins.rules.org_names import distinguished_name_hits, short_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits
 from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
@@ -114,6 +116,36 @@ def _label_repeats(text: str, hits: list[Hit]) -> list[Hit]:
             if m.start() != h.start:
                 out.append(Hit(h.rule, m.start(), m.end(), h.score))
     return out
+
+
+# organisations found by their form (a legal form, organisation words, partners' names)
+ORG_FORM_RULES = frozenset({"org_form", "org_firm"})
+
+
+# captions that take a person or a company, and the organisation rule each value becomes
+NAME_CAPTION_RULES = {"label_person": "label_organization", "label_party": "label_party_organization"}
+
+
+def _firms_under_name_captions(text: str, hits: list[Hit], types: dict) -> list[Hit]:
+    """The caption and the value's form decide between a person and a company, before a
+    name's shape does. A caption that takes either ("Name:", "To:", a "Bill To" block) names
+    an organisation when its value is wholly an organisation's form ("Name: BRAYTON,
+    GISVOLD & HARLEY", the "Lopez Broadcasting" line of a "Sold To" block): the hit becomes
+    the organisation, with the label's score. A caption that asks for a company
+    ("Manufacturer: R. J. REYNOLDS") names its value: a name found by its shape alone inside
+    that value is the company's name, and goes."""
+    forms = [h for h in hits if h.rule in ORG_FORM_RULES]
+    out = []
+    for h in hits:
+        if h.rule in NAME_CAPTION_RULES and any(
+                f.start <= h.start and h.end <= f.end + 1 and text[f.end:h.end].strip(" .,") == ""
+                for f in forms):
+            h = Hit(NAME_CAPTION_RULES[h.rule], h.start, h.end, h.score)
+        out.append(h)
+    companies = [h for h in out if types.get(h.rule) == "ORGANIZATION" and h.rule.startswith("label_")
+                 and h.score >= LABEL_SCORE]
+    return [h for h in out if not (types.get(h.rule) == "PERSON" and h.score < LABEL_SCORE and
+                                   any(c.start <= h.start and h.end <= c.end for c in companies))]
 
 
 # A copy of a labelled identifier that OCR damaged: this alike (difflib ratio of the
@@ -235,11 +267,11 @@ class RulesDetector(Detector):
         if "addresses" not in off:
             hits += find_address_hits(layout, self.vocab, self.labels.regex)
         if "labels" not in off:
-            hits += find_label_hits(layout, self.labels, self.vocab)
+            hits += find_label_hits(layout, self.labels, self.vocab) + caption_cell_hits(layout, self.labels)
         if "names" not in off:
             hits += find_name_hits(layout, self.vocab, self.labels)
         if "organizations" not in off:
-            hits += find_organization_hits(layout, self.org_forms)
+            hits += find_organization_hits(layout, self.org_forms) + distinguished_name_hits(page.text)
         if "places" not in off:
             hits += find_place_hits(layout, self.vocab)
         # a state code read as a label ("Boise, ID 83702") names no identifier: a number
@@ -255,6 +287,10 @@ class RulesDetector(Detector):
         if "repeats" not in off:
             hits += _label_repeats(page.text, hits)
             hits += _damaged_repeats(layout, hits)
+        if "organizations" not in off:
+            hits = _firms_under_name_captions(page.text, hits, self.types)
+            orgs = [h for h in hits if self.types.get(h.rule) == "ORGANIZATION"]
+            hits += short_name_hits(page.text, orgs, self.org_forms) + bracketed_registration_hits(page.text, orgs)
         if "greetings" not in off:
             hits += self._greeting_names(layout, hits)
             hits += self._full_names_of_greeted(layout, hits)

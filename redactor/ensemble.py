@@ -26,11 +26,14 @@ The rule (pure, order-independent):
    separate span.
 5. The merged span records every detector of its cluster in ``detector``, joined by "+", and
    the highest score among spans of its type.
-   One exception: an organisation found by its form (pattern or label evidence) that wholly
-   holds names guessed by a model, and no other critical span, wins: the surnames in "James,
-   Compton and Becker LLP" are the firm's name. Their characters stay covered (by the
-   organisation's span); a run restricted to critical types drops organisation spans before
-   merging, and then the names stand.
+   One exception: the type is decided by evidence before a model's guess. An organisation
+   found by its form or its label (pattern or label evidence: a legal form, a firm of
+   partners, "Company:") wins over names a model guessed in it, when they are the cluster's
+   only critical spans: the surnames in "James, Compton and Becker LLP", spaCy's PERSON on
+   all of "Qorvis MSL LLC", its PERSON "Marc Elrich Marc Elrich" reaching into "Friends of
+   Marc Elrich". What of such a name sticks out of the organisation stays a PERSON (rule 4),
+   every character stays covered, and a run restricted to critical types drops organisation
+   spans before merging, so that the names stand there.
 6. With the page text, "Last, First M." is one name: a one-word PERSON span followed after
    ", " by a PERSON span of one or two words becomes one span (``join_inverted_names``).
 7. With the page text, a web address or e-mail is written without spaces: two ONLINE_ID (or
@@ -109,15 +112,17 @@ def _strip(span: Span, text: str | None) -> Span | None:
 
 
 def _firm_holding_names(cluster: list[Span], evidence: Callable[[Span], int]) -> Span | None:
-    """An organisation found by its form (a pattern or a label) that wholly holds every
-    critical span of the cluster, all of them names guessed by a model: the surnames in
-    "James, Compton and Becker LLP" are part of the firm's name."""
+    """An organisation found by its form or label (pattern or label evidence) that every
+    critical span of the cluster overlaps, all of them names guessed by a model: the
+    surnames in "James, Compton and Becker LLP" are part of the firm's name, and a model's
+    PERSON on all of "Qorvis MSL LLC" is a model's guess against a legal form. Each name
+    must overlap the firm itself: a name the cluster joins to it only through a neighbour
+    is another value, and then the firm does not win."""
     firms = [s for s in cluster if s.type == "ORGANIZATION" and evidence(s) >= PATTERN]
     for firm in sorted(firms, key=lambda s: s.start - s.end):
         inside = [s for s in cluster if _critical(s.type)]
         if inside and all(s.type == "PERSON" and evidence(s) == STATISTICAL and
-                          firm.start <= s.start and s.end <= firm.end and
-                          (s.start, s.end) != (firm.start, firm.end) for s in inside):
+                          s.start < firm.end and firm.start < s.end for s in inside):
             return firm
     return None
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from redactor_plugins.rules import values as V
+from redactor_plugins.rules.blocks import country_line, international_lists
 from redactor_plugins.rules.hits import Hit
 from redactor.plugin_api import UNSURE_CONF, PageView
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
@@ -29,6 +30,9 @@ class AddressRegexes:
     eu_street: re.Pattern
     eu_city: re.Pattern
     state_zip: re.Pattern
+    au_city: re.Pattern
+    sg_city: re.Pattern
+    in_city: re.Pattern
 
 
 @lru_cache(maxsize=4)
@@ -46,8 +50,11 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     name_word = r"(?:[A-Z0-9][\w'’.\-]*|(?i:of|the|de|la|del))"
     # OCR reads the unit's stop as a comma ("Apt, 492")
     unit_part = rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?#?[ ]?[A-Za-z0-9][\w\-]{{0,5}})"
+    # the unit or floor may open the line ("Level 5, 1 Martin Place", "Suite 200, 1 Main
+    # Street"), as Australian and British addresses write it
+    lead_unit = rf"(?:(?i:{unit})[.,]?[ ]?#?[ ]?\d{{1,5}}[A-Za-z]?,?[ ]+)?"
     street = re.compile(
-        rf"(?<![\w$.,/])(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
+        rf"(?<![\w$.,/]){lead_unit}(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
         rf"(?:{name_word}[ ]+){{1,5}}(?P<suffix>(?i:{suffix}))\.?(?![\w])"
         rf"(?:[ ]+(?i:{dirs})\.?(?![\w]))?{unit_part}?")
     # OCR reads the O as a zero ("P.0. Box") and the dots as commas or colons
@@ -70,8 +77,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
              rf"|{first}[A-Za-z.'’\-]*[ ](?:[A-Z][A-Za-z.'’\-]*[ ]){{0,2}}[a-z]{{2,}}(?=,))")
     # OCR specks glue to a word's edge ("_New Robertview", "‘IA 22868")
     speck = r"[_‘’'`´|.]?"
+    # (a comma OCR read as a stop glued to the state: "NEW YORK.N. Y. 10103")
     city_line = re.compile(
-        rf"(?<![\w])(?<!_){speck}(?:{place}[ ]?[,|][ ]?|{place}[ ]+){speck}"
+        rf"(?<![\w])(?<!_){speck}(?:{place}[ ]?[,|][ ]?|{place}[ ]+|{place}\.(?=[A-Z])){speck}"
         rf"(?:(?:{states})\.?|{state_names}|(?:{provs})|(?:{trad}))[ ]?[,|]?[ ]+(?:{zip_us}|{ca_pc})(?![\w])")
     # The city line as OCR damages it on a bad scan: the state code misread ("Nj", "VP",
     # "HW"), the ZIP with letters for digits ("[5658", "O8917"; at least three real digits).
@@ -88,7 +96,7 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     eu_street = re.compile(
         rf"(?<![\w])(?:[A-ZÄÖÜ][\wäöüßéèàç.\-]*(?i:{endings})[ ]?,?[ ]?"
         rf"\d{{1,4}}[a-zA-Z]?(?:[\-/]\d{{1,4}})?"
-        rf"|\d{{1,4}}[a-zA-Z]?,?[ ](?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}"
+        rf"|(?:No\.?[ ]?)?\d{{1,4}}[a-zA-Z]?,?[ ](?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}"
         rf"|(?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}?,?[ ]\d{{1,4}}[a-zA-Z]?)(?![\w])")
     eu_city = re.compile(
         r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?\d{4,5}[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
@@ -97,24 +105,33 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # city and the street line above run together); only taken where the cell's words
     # before it are unsure and none reads as a place word (_garbled_place).
     state_zip = re.compile(rf"(?<![\w])(?:{states})[ ]?,?[ ]+\d{{5}}(?:-\d{{4}})?(?![\w])")
+    au_states, _ = international_lists()
+    # "Sydney NSW 2000": a town, an Australian state and a four-digit postcode
+    au_city = re.compile(rf"(?<![\w])(?:{place})[ ]?,?[ ]+(?:{_alt(au_states)})(?<![.])\.?[ ]+\d{{4}}(?![\w])")
+    # "Singapore 179101", "Singapore (179101)": the city state and its six-digit code
+    sg_city = re.compile(r"(?<![\w])(?i:singapore)[ ]?,?[ ]?\(?\d{6}\)?(?![\w])")
+    # "Bangalore 560001", "Mumbai - 400 021": a town and India's six-digit PIN
+    in_city = re.compile(rf"(?<![\w])(?:{place})[ ]?(?:[\-–,][ ]?)?[1-9]\d{{2}}[ ]?\d{{3}}(?![\w])")
     return AddressRegexes(street, po_box, city_line, city_line_loose, uk_postcode, ca_postcode,
-                          eu_street, eu_city, state_zip)
+                          eu_street, eu_city, state_zip, au_city, sg_city, in_city)
 
 
 # how strongly each kind of line says "address" on its own
 _SCORES = {"street": 0.8, "po_box": 0.85, "city_line": 0.85, "city_line_loose": 0.6,
            "uk_postcode": 0.7, "ca_postcode": 0.8,
-           "eu_street": 0.6, "eu_city": 0.5, "state_zip": 0.6}
+           "eu_street": 0.6, "eu_city": 0.5, "state_zip": 0.6,
+           "au_city": 0.8, "sg_city": 0.85, "in_city": 0.5}
 _RULES = {"street": "address_street", "po_box": "address_po_box", "city_line": "address_city_line",
           "city_line_loose": "address_city_line",
           "uk_postcode": "address_postcode", "ca_postcode": "address_postcode",
           "eu_street": "address_street", "eu_city": "address_city_line",
-          "state_zip": "address_city_line"}
+          "state_zip": "address_city_line", "au_city": "address_city_line",
+          "sg_city": "address_city_line", "in_city": "address_city_line"}
 # kinds of line that end an address (city + state + ZIP, postcode lines)
 _ENDS_ADDRESS = {"city_line", "city_line_loose", "uk_postcode", "ca_postcode", "eu_city",
-                 "state_zip"}
+                 "state_zip", "au_city", "sg_city", "in_city"}
 # kinds that need a neighbouring address line before they count
-_NEEDS_COMPANY = {"eu_street", "eu_city", "city_line_loose"}
+_NEEDS_COMPANY = {"eu_street", "eu_city", "city_line_loose", "in_city"}
 
 
 @dataclass
@@ -210,6 +227,8 @@ def _raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
                 head = text[s:e].rsplit(" ", 1)[0]
                 if any(m2.end() >= len(head.rstrip(". ")) for m2 in label_regex.finditer(head)):
                     continue
+            if kind in ("city_line", "city_line_loose") and label_regex is not None:
+                s = _after_lead_label(text, s, e, getattr(rx, kind), label_regex)
             w = layout.word_at(s)
             if w is None:
                 continue
@@ -227,6 +246,20 @@ def _raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
                 s = _split_house_number_start(layout, seg, w, s)
             out.append(_LineHit(kind, s, e, seg_of[w]))
     return out
+
+
+def _after_lead_label(text: str, s: int, e: int, rx: re.Pattern, label_regex: re.Pattern) -> int:
+    """Where a city line starts when a form's caption stands in its place words ("Name
+    Ketchum Address New York, NY 10019", the label printed before the value): after it,
+    if what follows is still a whole city line (a town named like a label, "Mobile, AL
+    36601", keeps its name)."""
+    for m in label_regex.finditer(text, s, e):
+        s2 = m.end()
+        while s2 < e and text[s2] in " :":
+            s2 += 1
+        if s2 > s and (m.start() == s or text[m.start() - 1] == " ") and rx.fullmatch(text, s2, e):
+            return s2
+    return s
 
 
 HOUSE_SPLIT_GAP = 1.0  # text heights: the widest gap OCR reads inside a house number
@@ -436,6 +469,12 @@ def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | 
                 return chain[:k + 1]
         return []
 
+    def unit_line(seg: list[int]) -> bool:
+        """Whether the words of ``seg`` hold a unit designator and its number ("Suite 2208")."""
+        ws = [layout.words[w].text for w in seg]
+        return len(ws) <= 8 and any(a.lower().rstrip(".,:") in vocab.unit_designators and
+                                    re.match(r"#?\d{1,5}[A-Za-z]?,?$", b) for a, b in zip(ws, ws[1:]))
+
     def delivery_line_above(i: int) -> int | None:
         """The line right over a city line that opens its address on its own: the
         delivery line (house number or PO box first) that the street patterns did not read
@@ -464,8 +503,12 @@ def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | 
         # in it, the rest digit-like
         if any(c.isdigit() for c in first):
             first = first.translate(_HOUSE_NUMBER_CONFUSIONS)
+        # ... or the room, suite or floor of a building that has no street number of its own
+        # ("Room 43, State House" over "Providence, Rhode Island 02903")
+        unit = first.lower().rstrip(".,:") in vocab.unit_designators and len(words) > 1 and \
+            re.match(r"#?\d{1,5}[A-Za-z]?,?$", words[1]) is not None
         if any("@" in w for w in words) or \
-                not re.match(r"\d{1,6}\b(?![/.\-]\d)|(?i:p\W{0,3}o\W{0,3}box)", first) or \
+                not (unit or re.match(r"\d{1,6}\b(?![/.\-]\d)|(?i:p\W{0,3}o\W{0,3}box)", first)) or \
                 not any(c.isalpha() for w in words[1:] for c in w):
             return None
         return best
@@ -523,13 +566,19 @@ def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | 
                 block.extend([nxt, *chain])   # "Brownchester," | "NJ 41041": a city line in parts
                 break
             nxt2 = seg_below(nxt, anchor)
-            if nxt2 is not None and nxt2 in by_seg and len(segs[nxt]) <= 4 and \
+            # a short line, or a building's line with its suite or floor ("Marquis One
+            # Tower, Suite 2208"), between the street line and the city line is the block's
+            if nxt2 is not None and nxt2 in by_seg and (len(segs[nxt]) <= 4 or unit_line(segs[nxt])) and \
                     not any("@" in layout.words[w].text for w in segs[nxt]):
                 block.extend([nxt, nxt2])
                 cur = nxt2
                 continue
             break
         kinds = {h.kind for b in block for h in by_seg.get(b, [])}
+        # an international block closes with its country's line ("75116 Paris" / "France")
+        last = seg_below(block[-1], anchor) if kinds & _ENDS_ADDRESS else None
+        if last is not None and last not in used and last not in by_seg and country_line(layout, segs[last]):
+            block.append(last)
         if not [k for k in kinds if k not in _NEEDS_COMPANY] and len([b for b in block if b in by_seg]) < 2:
             continue   # a lone EU-style line is too weak on its own (a city line under it may
                        # still take it as its delivery line)

@@ -3,9 +3,12 @@ another, left-aligned, with ordinary line spacing; and turning per-line word run
 spans (one span over several lines when nothing else lies between them in the text)."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
-from redactor.plugin_api import Line, PageView
+import yaml
+
+from redactor.plugin_api import Line, PageView, mapping_file
 
 Run = list[int]   # word indices of one line, left to right
 
@@ -63,3 +66,19 @@ def runs_to_ranges(layout: PageView, runs: list[Run]) -> list[tuple[int, int]]:
         else:
             out.append((s, e))
     return out
+
+
+@lru_cache(maxsize=1)
+def international_lists() -> tuple[tuple[str, ...], frozenset[str]]:
+    """The Australian state codes and the country names of mappings/rules/addresses.yaml
+    (the country names in capitals, without stops)."""
+    data = yaml.safe_load(mapping_file("rules/addresses.yaml").read_text(encoding="utf-8")) or {}
+    countries = frozenset(str(c).upper().replace(".", "") for c in data.get("countries") or [])
+    return tuple(str(s) for s in data.get("au_states") or []), countries
+
+
+def country_line(layout: PageView, words: list[int]) -> bool:
+    """Whether ``words`` are a country's name and nothing else: the last line of an
+    international postal block ("75116 Paris" / "France"), part of the address's box."""
+    text = " ".join(layout.words[w].text for w in words).strip(" ,.;:").upper().replace(".", "")
+    return text in international_lists()[1]

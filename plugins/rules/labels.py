@@ -11,6 +11,7 @@ from redactor_plugins.rules import values as V
 from redactor_plugins.rules.blocks import Run, lines_under, run_from, runs_to_ranges
 from redactor_plugins.rules.hits import Hit
 from redactor.plugin_api import UNSURE_CONF, Line, PageView
+from redactor_plugins.rules.people import place_with_compass, plausible_name
 from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, letters_key, normalise_label
 
 # How far (in text heights) a value may sit from its label and its own words from each other.
@@ -43,7 +44,9 @@ COMB_GAP = 6.0
 # kinds of value a label in running text may find at the start of the next line: shapes
 # that a value parser checks (digits, an @, a made-up user name), never a person's name
 WRAPPED_KINDS = ("id", "phone", "card", "email", "online")
-UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "online": 2}
+# at most this many unsure words a value of each kind that OCR could not read may take; a
+# form's "Date ____" line is filled in by hand ("6/21/90" read as "A Les [Fo") like its name
+UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "online": 2, "date": 3}
 UNREADABLE_MIN_CHARS = 3
 UNREADABLE_SCORE = 0.6
 
@@ -56,6 +59,7 @@ BORDER_READ_H = 1.3     # ... and, unless read as "|", at least this tall
 _ADDRESS_AFTER_NAME = re.compile(r"[<(\[][^\s<>()\[\]]+@[^\s<>()\[\]]+[>)\]][;,]?")
 _STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))")
 _PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
+_SLASH_DATE = re.compile(r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{2}|(?:19|20)\d{2})")
 _CARD_SHAPE = re.compile(r"\d{13,19}|\d{4}(?:[ \-]\d{4}){2}[ \-]\d{1,7}")
 
 
@@ -527,6 +531,8 @@ class LabelRules:
             # "Your member ID is 88A-20-1174", "account number: 123"
             while toks and toks[0][2].lower().strip(".:") in FILLERS:
                 toks = toks[1:]
+        if group.rule == "label_location" and len(toks) > 1 and toks[0][2] == "of":
+            toks = toks[1:]    # "County of Floyd", "State of Texas": the place follows "of"
         if not toks:
             return []
         if kind == "name":
@@ -543,7 +549,12 @@ class LabelRules:
                 if r is None:
                     break
                 s, e, org = r
-                hits.append(Hit("label_organization" if org else group.rule, s, e, group.score))
+                rule = "label_organization" if org else group.rule
+                if not org and place_with_compass(self.text[s:e]):
+                    rule = "label_location"
+                elif not org and not plausible_name(self.text[s:e], self.vocab):
+                    break
+                hits.append(Hit(rule, s, e, group.score))
                 rest = [t for t in toks if t[0] >= e]
                 if rest and _ADDRESS_AFTER_NAME.fullmatch(rest[0][2]):
                     # "Todd Hardin <toddh@salazar.com>; Gonzales, Gregory": a mail header's
@@ -558,6 +569,10 @@ class LabelRules:
             r = V.organization_value(toks)
         elif kind == "id":
             r = V.id_value(toks, strong)
+            # "Podesta Group 11/5/10": a day, month and year written with slashes are a
+            # date (the date rule's), whatever word before them reads as a label
+            if r is not None and _SLASH_DATE.fullmatch(self.text[r[0]:r[1]]):
+                r = None
         elif kind == "card":
             r = V.id_value(toks, strong, min_digits=4)
         elif kind == "phone":

@@ -10,6 +10,7 @@ from redactor.plugin_api import NAME_MAX_WORDS, Line, PageView, reads_as_name
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.hits import Hit, trim
 from redactor_plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
+from redactor_plugins.rules.people import find_people_hits
 
 SIGNATURE_LINES = 5          # lines under a closing searched for the name
 SIGNATURE_GAP = 8.0          # text heights: room for a handwritten signature
@@ -117,6 +118,7 @@ def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = No
                 out.append(Hit("name_salutation", r[0], r[1], 0.8))
     out.extend(_names_before_contact(layout, vocab, lex))
     out.extend(_census_name_lines(layout))
+    out.extend(find_people_hits(layout, vocab))
     # closings: the first name-like line under them
     for line in layout.lines:
         text = " ".join(layout.words[w].text for w in line.words)
@@ -150,8 +152,10 @@ def _census_name_lines(layout: PageView) -> list[Hit]:
     person's name, whatever NER makes of two words without a sentence."""
     out = []
     for line in layout.lines:
+        words = [layout.words[w].text for w in line.words]
+        # "Jose Price; Owens, Mary": a separator inside the line makes it a list of names
         if 2 <= len(line.words) <= NAME_MAX_WORDS and \
-                reads_as_name([layout.words[w].text for w in line.words]):
+                not any(w.endswith((",", ";", "/")) for w in words[:-1]) and reads_as_name(words):
             # the first word is capitalised (reads_as_name): only the end can have a stop
             s, e = trim(layout.page.text, layout.offsets[line.words[0]][0],
                         layout.offsets[line.words[-1]][1], ".,;:")

@@ -1,8 +1,10 @@
 """Organisation names found by their form, without a label: one to four capitalised words
 followed by organisation words ("Smith Media Group") and/or a legal form ("Hardin Inc",
-"Acme GmbH"), a firm of partners ("Smith, Solis and Brown") standing on a line of its own
-or before a legal form, or a campaign committee ("Simmons for Senate"). Words come from
-mappings/rules/organizations.yaml."""
+"Acme GmbH", "Maju Jaya Sdn Bhd"), a firm of partners ("Smith, Solis and Brown" on a line of
+its own, "Winston & Strawn" anywhere), a body named "<head> of <name>" ("University of
+Utah", "Embassy of Japan"), a business named after its kind ("Hotel Plaza Athénée") or a
+campaign committee ("Simmons for Senate"). Words come from mappings/rules/organizations.yaml;
+the forms that need more than one regex are in ``org_names``."""
 from __future__ import annotations
 
 import re
@@ -14,12 +16,20 @@ import yaml
 
 from redactor_plugins.rules.addresses import line_segments
 from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.org_names import (ampersand_firm_hits, is_proper_name, leading_word_hits,
+                                              prefix_head_hits)
 from redactor.plugin_api import mapping_file, PageView
 
 SCORE_FORM = 0.8       # legal form or organisation word after capitalised words
 SCORE_FIRM = 0.7       # "A, B and C" on a line of its own
 SCORE_PERSON_OF = 0.7  # "First Last" before "of" and a firm found by its form
 MAX_NAME_WORDS = 4
+ORG_RULES = frozenset({"org_form", "org_firm"})
+# A capitalised name word: a word with a capital first letter (accents too: "Athénée"), an
+# Irish or Scottish surname ("O'Malley", "McDonald"), an abbreviation with stops ("U.S.",
+# "A.B."), a word in capitals, or an initial.
+NAME_WORD = (r"(?:(?:Mc|Mac|O['’])[A-Z][a-z]+|(?:[A-Z]\.){2,}|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+)?"
+             r"|[A-Z]{2,}(?:-[A-Z]{2,})?|[A-Z]\.)")
 
 
 @dataclass(frozen=True)
@@ -29,6 +39,12 @@ class OrganizationForms:
     not_name: frozenset[str]
     org_words: frozenset[str]
     campaign: re.Pattern | None = None
+    activity: tuple[str, ...] = ()        # lower case, longest first
+    roles: frozenset[str] = frozenset()
+    prefix: re.Pattern | None = None
+    leading: re.Pattern | None = None
+    ampersand: re.Pattern | None = None
+    legal: frozenset[str] = frozenset()   # lower case, with and without stops
 
 
 def _alt(words) -> str:
@@ -36,35 +52,75 @@ def _alt(words) -> str:
     return "(?:" + "|".join(parts) + ")"
 
 
+def _cased(words) -> set[str]:
+    """Each word as written, in capitals, and with a capital first letter: a name's words
+    are capitalised ("Ltd", "LTD", "Group"), never in lower case ("press services")."""
+    out = set()
+    for w in words:
+        out |= {w, w.upper(), " ".join(p[:1].upper() + p[1:] for p in w.split(" "))}
+    return out
+
+
+def _words(data: dict, key: str, path, required: bool = True) -> list[str]:
+    value = data.get(key)
+    if value is None and not required:
+        return []
+    if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
+        raise ValueError(f"{path}: {key} must be a list of strings")
+    return value
+
+
+def _state_names(folder: Path) -> list[str]:
+    """The US state names of the address data beside organizations.yaml (none if absent)."""
+    path = folder / "addresses.yaml"
+    if not path.is_file():
+        return []
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return [str(n) for n in data.get("us_state_names") or []]
+
+
 @lru_cache(maxsize=8)
 def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     path = Path(data_dir) / "organizations.yaml" if data_dir else mapping_file("rules/organizations.yaml")
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-    for key in ("legal_forms", "organization_words", "not_name_words"):
-        if not isinstance(data.get(key), list) or not all(isinstance(w, str) for w in data[key]):
-            raise ValueError(f"{path}: {key} must be a list of strings")
-    name = r"(?:[A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?|[A-Z]{2,}(?:-[A-Z]{2,})?|[A-Z]\.)"
+    legal_forms, org_words, not_name = (_words(data, k, path) for k in
+                                        ("legal_forms", "organization_words", "not_name_words"))
+    activity, roles, heads, leading, offices = (_words(data, k, path, required=False) for k in
+                                                ("activity_words", "role_words", "prefix_heads",
+                                                 "leading_words", "campaign_offices"))
+    name = NAME_WORD
     joiner = r"(?:[ ]|[ ]&[ ]|[ ](?:and|of|the)[ ]|,[ ])"
-    # organisation words and legal forms in any case; the name words capitalised
-    legal = "(?i:" + _alt(data["legal_forms"]) + ")"
-    words = "(?i:" + _alt(data["organization_words"]) + ")"
+    legal = _alt(_cased(legal_forms))
+    words = _alt(_cased(org_words))
     with_words = re.compile(
         rf"(?<![\w&-])(?P<name>{name}(?:{joiner}{name}){{0,{MAX_NAME_WORDS - 1}}})"
         rf"(?:(?P<words>(?:[ ]{words}){{1,2}})(?:,?[ ](?P<legal>{legal})\.?)?"
-        rf"|,?[ ](?P<legal_only>{legal})\.?)(?![\w&])")
+        rf"|(?:,[ ]?|\.?[ ])(?P<legal_only>{legal})\.?)(?![\w&-])")
     firm = re.compile(rf"^(?P<firm>{name}(?:,[ ]{name}){{1,3}},?[ ](?:and|AND|&)[ ]{name}"
                       rf"(?:,?[ ]{legal}\.?)?)[ ]*$", re.MULTILINE)
-    offices = data.get("campaign_offices") or []
+    # a committee is named for its candidate and the office or the state they run in
+    offices = offices + _state_names(Path(path).parent)
     campaign = re.compile(rf"(?<![\w&-])(?P<name>{name}(?:[ ]{name}){{0,2}})[ ]for[ ]{_alt(offices)}(?![\w])") \
         if offices else None
-    return OrganizationForms(with_words, firm, frozenset(w.lower() for w in data["not_name_words"]),
-                             frozenset(w.lower() for w in data["organization_words"] + data["legal_forms"]),
-                             campaign)
+    # "<head> of [the] <name>": the name runs on over capitalised words and "of [the]"
+    # an abbreviated head's stop may be read as a comma ("Univ, of Texas")
+    head_alt = _alt(_cased(heads)).replace(r"\.", "[.,]")
+    prefix = re.compile(
+        rf"(?<![\w&-])(?:(?:The|THE)[ ])?(?P<head>{head_alt})[ ](?:of|OF)[ ](?:(?:the|THE)[ ])?"
+        rf"(?P<rest>{name}(?:(?:[ ]|[ ](?:of|OF)[ ](?:(?:the|THE)[ ])?){name}){{0,6}})") if heads else None
+    lead = re.compile(rf"(?<![\w&-])(?P<head>{_alt(_cased(leading))})[ ](?P<rest>{name}(?:[ ]{name}){{0,2}})") \
+        if leading else None
+    ampersand = re.compile(rf"(?<![\w&-])(?P<firm>{name}(?:,[ ]{name}){{0,3}},?[ ]&[ ]{name})(?![\w&])")
+    return OrganizationForms(with_words, firm, frozenset(w.lower() for w in not_name),
+                             frozenset(w.lower() for w in org_words + legal_forms), campaign,
+                             tuple(sorted({w.lower() for w in activity}, key=len, reverse=True)),
+                             frozenset(w.lower() for w in roles), prefix, lead, ampersand,
+                             frozenset(v for w in legal_forms for v in (w.lower(), w.lower().strip("."))))
 
 
 def _strip_full_stop(text: str, start: int, end: int) -> int:
     """A sentence's full stop after the name is not part of it; an abbreviation's is."""
-    if text[end - 1] == "." and not re.search(r"(?i)\b(?:co|inc|corp|ltd|bros)\.$|\.[A-Za-z]\.$",
+    if text[end - 1] == "." and not re.search(r"(?i)\b(?:co|inc|corp|ltd|bros|bhd|pty|pvt|pte)\.$|\.[A-Za-z]\.$",
                                               text[start:end]):
         return end - 1
     return end
@@ -101,20 +157,64 @@ def _person_of(text: str, start: int, name_end: int, forms: OrganizationForms) -
     return m.end("person"), m.start("rest")
 
 
+def _name_words(name: str) -> list[str]:
+    return [w.strip(".,'’") for w in re.split(r"[ ,&]+", name) if w.strip(".,'’")]
+
+
+def _only_activity(words: str, forms: OrganizationForms) -> bool:
+    """Whether the organisation words are all trades ("Research", "Marketing")."""
+    rest = words.lower()
+    for w in forms.activity:
+        rest = re.sub(rf"\b{re.escape(w)}\b", " ", rest)
+    return not rest.strip()
+
+
+_AFTER_OPTION = re.compile(r"[ ]or[ ]$")
+_BEFORE_OPTION = re.compile(r"[ ]or[ ][A-Z]")
+
+
+def _form_name_start(text: str, m: re.Match, forms: OrganizationForms) -> int | None:
+    """Where the organisation's name starts in a ``with_words`` match, or None when the
+    match is no organisation: leading label and heading words ("Bill To Acme Inc") are
+    cut off; a heading in capitals ("APPLICATION FOR GROUP INSURANCE") needs a legal form;
+    a job title or a unit in the name ("Senior VP Marketing") makes it a role or a
+    department; trades alone ("Market Research") and a single word before an organisation
+    word ("Quality Council") need a proper name."""
+    if _AFTER_OPTION.search(text, 0, m.start()) or _BEFORE_OPTION.match(text, m.end()):
+        return None     # "Political Organization or Candidate": a caption offering choices
+    start = m.start("name")
+    toks = re.split(r"([ ,&]+|[ ](?:and|of|the)[ ])", m.group("name"))
+    while toks and toks[0].lower() in forms.not_name:
+        start += len(toks[0]) + (len(toks[1]) if len(toks) > 1 else 0)
+        toks = toks[2:]
+    if not toks or not toks[0] or start >= m.end():
+        return None
+    legal = m.group("legal") is not None or m.group("legal_only") is not None
+    name = text[start:m.end("name")]
+    if not legal and ", " in name and not re.search(r"[ ](?:&|and|AND)[ ]", name):
+        # "Dr. P. D. Schickedantz, Lorillard Research Center": a person and the place they
+        # work; a comma joins names only in a firm of partners ("Foley, Hoag & Eliot LLP")
+        start += name.rindex(", ") + 2
+        name = text[start:m.end("name")]
+    if not legal and not any(c.islower() for c in text[start:m.end()]):
+        return None
+    words = _name_words(name)
+    if any(w.lower() in forms.roles for w in words):
+        return None
+    if not legal and (_only_activity(m.group("words") or "", forms) or len(words) == 1) and \
+            not any(is_proper_name(w, text[start:m.end()]) for w in words):
+        # "Market Research", "Quality Council", "Political Organization": a department, a
+        # committee of a company, a form's heading; "Camm Research", "VTB Group" are firms
+        return None
+    return start
+
+
 def find_organization_hits_in_text(text: str, forms: OrganizationForms) -> list[Hit]:
     out = []
     for m in forms.with_words.finditer(text):
-        start = m.start("name")
-        # drop leading label and heading words ("Bill To Acme Inc" -> "Acme Inc")
-        toks = re.split(r"([ ,&]+|[ ](?:and|of|the)[ ])", m.group("name"))
-        while toks and toks[0].lower() in forms.not_name:
-            start += len(toks[0]) + (len(toks[1]) if len(toks) > 1 else 0)
-            toks = toks[2:]
-        if not toks or not toks[0] or start >= m.end():
+        start = _form_name_start(text, m, forms)
+        if start is None:
             continue
-        if m.group("legal") is None and m.group("legal_only") is None and \
-                not any(c.islower() for c in text[start:m.end("name")]):
-            continue   # a heading in capitals ("APPLICATION FOR GROUP INSURANCE") needs a legal form
         person = _person_of(text, start, m.end("name"), forms)
         if person is not None:
             # "Robin Meyers of Steele Associates": a person and the firm they are with
@@ -123,12 +223,25 @@ def find_organization_hits_in_text(text: str, forms: OrganizationForms) -> list[
         out.append(Hit("org_form", start, _strip_full_stop(text, start, m.end()), SCORE_FORM))
     if forms.campaign is not None:
         for m in forms.campaign.finditer(text):
-            # "Simmons for Senate": a campaign committee, named for its candidate and office
-            if m.group("name").split()[0].lower() not in forms.not_name:
+            # "Simmons for Senate", "Bennet for Colorado": a campaign committee, named for its
+            # candidate and the office or state they run for
+            first = m.group("name").split()[0]
+            if first.lower() not in forms.not_name and is_proper_name(first, text):
                 out.append(Hit("org_form", m.start(), m.end(), SCORE_FORM))
     for m in forms.firm.finditer(text):
         if m.group("firm").split(",")[0].strip().lower() in forms.not_name:
             continue
         s, e = m.start("firm"), m.end("firm")
         out.append(Hit("org_firm", s, _strip_full_stop(text, s, e), SCORE_FIRM))
-    return out
+    out += [Hit("org_firm", s, e, SCORE_FIRM) for s, e in ampersand_firm_hits(text, forms)]
+    out += [Hit("org_form", s, _strip_full_stop(text, s, e), SCORE_FORM)
+            for s, e in prefix_head_hits(text, forms) + leading_word_hits(text, forms)]
+    # one hit a name: two forms may find it or a part of it ("First Bank of Springfield Group")
+    best: dict[tuple[int, int, str], Hit] = {}
+    for h in out:
+        k = (h.start, h.end, h.rule)
+        if k not in best or h.score > best[k].score:
+            best[k] = h
+    orgs = [h for h in best.values() if h.rule in ORG_RULES]
+    return [h for h in best.values() if h.rule not in ORG_RULES or
+            not any(o.start <= h.start and h.end <= o.end and o.end - o.start > h.end - h.start for o in orgs)]

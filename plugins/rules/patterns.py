@@ -85,7 +85,8 @@ def _phone_national(t: str) -> bool:
         return False
     # a national number is grouped (spaces, dashes, slash, parentheses) or is 10-11 digits
     # starting with the trunk 0; a date like 01.02.2024 is not a phone number
-    if re.fullmatch(r"\d{1,2}[./\-]\d{1,2}[./\-]\d{2,4}", t.strip()):
+    # (nor is a date with its clock time, "07/24/2017 11:40:19": a time stamp)
+    if re.match(r"\d{1,2}([./\-])\d{1,2}\1\d{2,4}(?:$|[ ]+\d{1,2}(?:[:.]\d\d|$))", t.strip()):
         return False
     return len(set(d)) > 2
 
@@ -98,6 +99,23 @@ def _date_numeric(t: str) -> bool:
     # month/day in either order (US and European forms)
     return ((1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)) and (
         len(parts[2]) == 2 or 1900 <= y <= 2099)
+
+
+def _date_time(t: str) -> bool:
+    # the date part of "02/24/2014 2:22:11 PM" must be a calendar date
+    return _date_numeric(t.split()[0])
+
+
+def _month_capitalised_inside(t: str) -> bool:
+    # "09-Apr-96", "09-APR-96": the month word is capitalised (a lower-case "may" is a verb)
+    word = re.search(r"[A-Za-z]+", t)
+    return bool(word) and word.group(0)[:1].isupper()
+
+
+def _year_span(t: str) -> bool:
+    # a fiscal or reporting year "1984/1985", "1991-92": the second year follows the first
+    first, second = re.split(r"[/\-]", t)
+    return int(second[-2:]) == (int(first) + 1) % 100
 
 
 def _month_capitalised(t: str) -> bool:
@@ -125,6 +143,7 @@ VALIDATORS: dict[str, Callable[[str], bool]] = {
     "ipv4_misread": _ipv4_misread,
     "phone_nanp": _phone_nanp, "phone_intl": _phone_intl, "phone_national": _phone_national,
     "date_numeric": _date_numeric, "month_capitalised": _month_capitalised, "email": _email,
+    "date_time": _date_time, "month_capitalised_inside": _month_capitalised_inside, "year_span": _year_span,
     "long_number": _long_number, "alnum_code": _alnum_code,
 }
 

@@ -16,11 +16,14 @@ from redactor_plugins.rules.organizations import _alt
 
 SCORE_PLACE = 0.6      # a shape (town, state) with a checked state, no label
 SCORE_STATE = 0.5      # a state's name alone ("shipped from our Indiana warehouse")
+_OFFICE_TAIL = re.compile(r"(?:\bof|\band|&)[ ]$")
 
 
 @lru_cache(maxsize=4)
 def compile_place_regex(vocab: Vocab) -> re.Pattern:
-    town = r"(?:[A-Z][a-z'’.\-]+[ ]){0,2}[A-Z][a-z'’\-]+"
+    # a town as printed in running text ("Phillipston") or in the capitals of a typed
+    # heading or a report's header ("LUBBOCK, TX"; one or two words)
+    town = r"(?:(?:[A-Z][a-z'’.\-]+[ ]){0,2}[A-Z][a-z'’\-]+|(?:[A-Z]{3,}[ ])?[A-Z]{3,})"
     return re.compile(
         rf"(?<![\w,])(?P<place>{town}),[ ]"
         rf"(?:(?:{_alt(vocab.us_states)})(?![\w.])|(?:{_alt(vocab.us_state_names)})(?![\w]))"
@@ -34,17 +37,38 @@ def compile_state_regex(vocab: Vocab) -> re.Pattern:
     return re.compile(rf"(?<![\w,])(?:{_alt(names)})(?![\w]|[ ,]+\d{{3}})")
 
 
+# USPS codes that are also English words or military post codes: "(OR)", "(IN)", "(ID)"
+# in parentheses are as often a word of the text as a state
+_WORD_CODES = frozenset({"OR", "IN", "ME", "OK", "HI", "ID", "AS", "AA", "AE", "AP"})
+
+
+@lru_cache(maxsize=4)
+def compile_member_state_regex(vocab: Vocab) -> re.Pattern:
+    """The home state of a legislator or a delegate in parentheses after the name, as
+    contribution reports, rosters and news write it ("Sen. Barbara Boxer (CA)", "Rep. Jose
+    Sestak (D-PA)"): the code is a place."""
+    codes = [c for c in vocab.us_states if c not in _WORD_CODES]
+    return re.compile(rf"(?<=[A-Za-z][a-z][ ])\((?:[DRI][ ]?-[ ]?)?(?P<code>{_alt(codes)})\)(?![\w])")
+
+
 def find_place_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
     """Town-and-state and state-name hits, each inside one segment of a line (a cell or a
     column)."""
     rx, states = compile_place_regex(vocab), compile_state_regex(vocab)
+    member = compile_member_state_regex(vocab)
     text = layout.page.text
     segs, _ = line_segments(layout)
     out = []
     for seg in segs:
         start, end = layout.span_of_words(seg)
         for m in rx.finditer(text, start, end):
-            out.append(Hit("place_town_state", m.start(), m.end(), SCORE_PLACE))
+            # "Department of Justice, Washington", "Office of Management and Budget,
+            # Washington": after "of" or "and" the word is the end of an office's name,
+            # and the state the office's seat in its address
+            if not _OFFICE_TAIL.search(text, max(0, m.start() - 5), m.start()):
+                out.append(Hit("place_town_state", m.start(), m.end(), SCORE_PLACE))
         for m in states.finditer(text, start, end):
             out.append(Hit("place_state", m.start(), m.end(), SCORE_STATE))
+        for m in member.finditer(text, start, end):
+            out.append(Hit("place_state", m.start("code"), m.end("code"), SCORE_PLACE))
     return out

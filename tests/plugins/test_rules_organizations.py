@@ -6,6 +6,7 @@ from redactor.plugin_api import page_view
 from redactor_plugins.rules.organizations import (find_organization_hits, find_organization_hits_in_text,
                                          load_organization_forms)
 from redactor.model import OcrPage, WordBox
+from rules_pages import page_from_rows
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +73,127 @@ def test_a_person_of_a_firm_is_a_person_and_a_firm(forms, text, person, org):
                                   "First Bank of Springfield Group"])
 def test_an_organisation_named_with_of_stays_whole(forms, text):
     assert found(text, forms) == [(text, "org_form")]
+
+
+# -- forms of real letterheads, filings and correspondence (issue 31) ---------------------
+@pytest.mark.parametrize("text, name", [
+    # law and advertising firms are named for their partners joined by "&"
+    ("WINSTON & STRAWN", "WINSTON & STRAWN"),
+    ("ARNOLD & PORTER 1750", "ARNOLD & PORTER"),
+    ("Foley, Hoag & Eliot LLP", "Foley, Hoag & Eliot LLP"),
+    ("Name change, formerly Reichler, Milton & Medel", "Reichler, Milton & Medel"),
+    # "<head> of <name>": universities, embassies, governments, campaign committees
+    ("Affiliation University of Utah", "University of Utah"),
+    ("between Registrant and the Embassy of the Government of Japan (attached)",
+     "Embassy of the Government of Japan"),
+    ("RE Office of the Secretary of State", "Office of the Secretary of State"),
+    ("$250 Friends of Martin O’Malley (via)", "Friends of Martin O’Malley"),
+    ("University of Hawaii Dept. of Anatomy", "University of Hawaii"),
+    # institutions, bodies and newspapers after their names
+    ("Arab Information Center 876", "Arab Information Center"),
+    ("New Albany Tribune advertisements", "New Albany Tribune"),
+    ("Public officials U.S. Congress", "U.S. Congress"),
+    ("meetings between VTB Group officials", "VTB Group"),
+    # a business named after its kind first
+    ("meeting at the Hotel Plaza Athénée New York", "Hotel Plaza Athénée"),
+    # legal forms of other countries, and OCR's stops and commas before them
+    ("Maju Jaya Sdn Bhd", "Maju Jaya Sdn Bhd"),
+    ("Tanaka Shoji K.K.", "Tanaka Shoji K.K."),
+    ("Westfield Pty Ltd", "Westfield Pty Ltd"),
+    ("MARDEN-KANE. INC.", "MARDEN-KANE. INC."),
+    ("Payment - 1976 by A.B.,Inc.", "A.B.,Inc."),
+    # a campaign committee named for its candidate and the state they run in
+    ("9/29/10 $500 Bennet for Colorado (via Act Blue)", "Bennet for Colorado"),
+])
+def test_organisations_of_real_documents(forms, text, name):
+    assert name in [v for v, _ in found(text, forms)], found(text, forms)
+
+
+@pytest.mark.parametrize("text", [
+    "Senior VP Marketing", "Director Market Research",      # a person's role
+    "Trade & Consumer Research", "Quality Council",         # departments and committees
+    "Research & Development", "Sales & Marketing", "East & West",
+    "John & Mary Smith", "Mr. & Mrs. Jones", "Dear John & Mary,",   # people, not partners
+    "Board of Directors", "Office of Management and Budget",   # a unit named for its task
+    "Hotel Reservation Form", "the Jersey corporation", "press services",
+    "Compensation/Expendil co",                            # legal forms are capitalised
+    "Amount or Thing of Value Political Organization or Candidate",   # a caption's choices
+    "Thanks for Texas",
+])
+def test_roles_departments_and_prose_are_no_organisations(forms, text):
+    assert found(text, forms) == []
+
+
+def test_a_person_and_the_place_they_work_are_apart(forms):
+    text = "procedures by Dr. P. D. Schickedantz, Lorillard Research Center"
+    assert found(text, forms) == [("Lorillard Research Center", "org_form")]
+
+
+def _detect(rules, rows):
+    page = page_from_rows(rows)
+    return [(s.type, s.text) for s in rules.detect(page)]
+
+
+@pytest.fixture(scope="module")
+def rules():
+    from redactor_plugins.rules_detector import RulesDetector
+    return RulesDetector()
+
+
+def test_a_short_name_repeats_the_organisation_named_in_full(rules):
+    found_ = _detect(rules, ["CDN International, Inc. (CDN) replied on August 9.",
+                             "The attachment lists the contacts that CDN had.",
+                             "Visit of the Ketchum Public Relations team",
+                             "Ketchum New York office"])
+    assert found_.count(("ORGANIZATION", "CDN")) == 2, found_
+    assert ("ORGANIZATION", "Ketchum") in found_, found_
+
+
+def test_initials_of_an_organisation_named_on_the_page(rules):
+    found_ = _detect(rules, ["Name of foreign principal British Travel and Holidays Association",
+                             "(c) Visit of B.T.H.A. General Manager 1,549."])
+    assert ("ORGANIZATION", "B.T.H.A.") in found_, found_
+
+
+def test_a_committee_named_for_its_candidate_leaves_the_candidate_a_person(rules):
+    found_ = _detect(rules, ["$500 Feingold Senate Committee", "U.S. Sen. Russ Feingold (WI)"])
+    assert ("ORGANIZATION", "Feingold Senate Committee") in found_
+    assert not [t for t, v in found_ if v == "Feingold"], found_
+
+
+def test_the_form_of_the_value_decides_a_bare_name_caption(rules):
+    found_ = _detect(rules, ["Name: BRAYTON, GISVOLD & HARLEY"])
+    assert ("ORGANIZATION", "BRAYTON, GISVOLD & HARLEY") in found_, found_
+
+
+def test_a_company_caption_keeps_a_name_shaped_company(rules):
+    found_ = _detect(rules, ["MANUFACTURER: R. J. REYNOLDS"])
+    assert found_ == [("ORGANIZATION", "R. J. REYNOLDS")], found_
+
+
+def test_the_organisation_of_a_digital_signature(rules):
+    found_ = _detect(rules, ["Digitally signed by Dan Kloeffler", "DN: cn=Dan Kloeffler, o=Ketchum, ou=NY"])
+    assert ("ORGANIZATION", "Ketchum") in found_, found_
+
+
+def test_a_legal_form_overrides_the_models_person_in_the_pipeline():
+    """spaCy (through Presidio and the census name lists) reads "Qorvis MSL LLC" as a
+    person; the legal form found by the rules decides the type, and the person's name
+    after the firm stays a person."""
+    from redactor.config import load_config
+    from redactor.pipeline import Redactor
+
+    page = page_from_rows(["Contract between Qorvis MSL LLC and the Embassy of the People's Republic of China",
+                           "signed by Thomas Hutchins on behalf of the firm"])
+    spans = {(s.type, s.text) for s in Redactor(load_config(None, {})).detect(page)}
+    assert ("ORGANIZATION", "Qorvis MSL LLC") in spans, spans
+    assert ("ORGANIZATION", "Embassy of the People's Republic of China") in spans, spans
+    assert ("PERSON", "Thomas Hutchins") in spans, spans
+
+
+def test_the_company_line_of_a_party_block(rules):
+    # a "Sold To" block names a person and the company they receive for
+    found_ = _detect(rules, ["Sold To:", "Mrs. Michelle Silva", "Lopez Broadcasting", "34534 James Parkways",
+                             "Austin, TX 78701"])
+    assert ("ORGANIZATION", "Lopez Broadcasting") in found_, found_
+    assert ("PERSON", "Michelle Silva") in found_, found_

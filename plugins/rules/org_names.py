@@ -1,0 +1,200 @@
+"""Organisation forms beyond "capitalised words + organisation word" (``organizations``):
+
+- a firm named for its partners joined by "&" ("Winston & Strawn", "Reichler, Milton &
+  Medel"): law, accounting and advertising firms are named so, and "&" joins no person's
+  names;
+- a body named "<head> of <name>" ("University of Utah", "Embassy of the People's Republic
+  of China", "Office of the Secretary of State", "Friends of Barbara Boxer");
+- a business named after its kind first ("Hotel Plaza Athénée", "Banco Santander");
+- an organisation's short name: a document names a company in full once ("CDN
+  International, Inc.", "Ketchum Public Relations") and then by its first word or by the
+  abbreviation it defines in brackets ("CDN", "(EDB)");
+- the organisation of a digital signature's distinguished name ("o=Ketchum").
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Iterable
+
+from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.values import is_common_word
+from redactor.plugin_api import given_names, surnames
+
+if TYPE_CHECKING:
+    from redactor_plugins.rules.organizations import OrganizationForms
+
+SCORE_SHORT_NAME = 0.6   # a repeat of an organisation's first word found on the page
+SCORE_DN = 0.9           # "o=" of a distinguished name: a label
+_HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "messrs", "dr", "prof", "sir"})
+# titles before a surname: honorifics and the offices of politicians and officials
+_TITLES = _HONORIFICS | {"sen", "senator", "rep", "gov", "governor", "mayor", "judge", "hon", "gen", "atty",
+                         "president", "secretary", "minister", "ambassador"}
+_FOLLOWED_BY_NAME = re.compile(r"[ ]+(?:[A-Z][a-z]|[A-Z]{2})")
+
+
+def is_proper_name(word: str, context: str = "") -> bool:
+    """Whether ``word`` reads as a proper name rather than an English word: a surname or
+    given name of the census lists, a word no dictionary has ("Kapuler"), or an
+    abbreviation in capitals amid lower case ("AAAS Meetings Office")."""
+    w = word.strip(".,'’")
+    if len(w) < 2:
+        return False
+    if w.isupper() and len(w) <= 5 and any(c.islower() for c in context):
+        return True
+    key = w.upper()
+    return key in surnames() or key in given_names() or not is_common_word(w.lower())
+
+
+def _parts(name: str) -> list[str]:
+    return [p.strip(".,'’") for p in re.split(r",?[ ]&[ ]|,[ ]", name) if p.strip(".,'’")]
+
+
+def ampersand_firm_hits(text: str, forms: OrganizationForms) -> list[tuple[int, int]]:
+    """"Winston & Strawn", "BRAYTON, GISVOLD & HARLEY": two to five names joined by "&",
+    each a surname or a name no dictionary has, and no capitalised word right after (then
+    the "&" joins given names: "John & Mary Smith"). Trades and units ("Research &
+    Development", "Sales & Marketing") and titles ("Mr & Mrs") are no partners."""
+    if forms.ampersand is None:
+        return []
+    out = []
+    stop = forms.not_name | forms.roles | forms.org_words | set(forms.activity) | _HONORIFICS
+    for m in forms.ampersand.finditer(text):
+        parts = _parts(m.group("firm"))
+        if len(parts) < 2 or _FOLLOWED_BY_NAME.match(text, m.end()):
+            continue
+        if any(len(p) < 2 or p.lower() in stop or not is_proper_name(p, text) or
+               (p.isupper() and len(p) <= 3) for p in parts):
+            continue
+        if all(p.upper() in given_names() for p in parts) and not m.group("firm").isupper():
+            continue    # "Dear John & Mary": a couple; a firm's letterhead is in capitals
+        out.append((m.start("firm"), m.end("firm")))
+    return out
+
+
+def _cut_rest(text: str, start: int, end: int, forms: OrganizationForms) -> int:
+    """End of a prefix form's name: before a unit or heading word ("University of Hawaii
+    Dept."), and without a dangling "of"/"the"."""
+    for w in re.finditer(r"[^ ]+", text[start:end]):
+        if w.group(0).strip(".,").lower() in forms.roles | forms.not_name:
+            end = start + w.start()
+            break
+    return start + len(re.sub(r"(?:[ ](?:of|OF|the|THE))*[ ]*$", "", text[start:end]))
+
+
+# Heads that also name the units of a government or a company: an office named for its task
+# (an abstract noun: "Office of Management", "Office of Information") is a unit; one named for
+# a place or an official ("Office of Tibet", "Office of the Secretary of State") stands for them.
+_UNIT_HEADS = frozenset({"office", "bureau", "board", "council", "commission", "division"})
+_ABSTRACT_NOUN = re.compile(r"(?:ment|tion|sion|ance|ence|ing|ics|ity|ness)$")
+
+
+def prefix_head_hits(text: str, forms: OrganizationForms) -> list[tuple[int, int]]:
+    """"<head> of [the] <name>": a university, an embassy, a government, an office, a
+    campaign's friends. A unit or title right after "of" ("Board of Directors", "Office of
+    Sales") or a task ("Office of Management") makes it no organisation."""
+    if forms.prefix is None:
+        return []
+    out = []
+    for m in forms.prefix.finditer(text):
+        first = m.group("rest").split(" ")[0].strip(".,").lower()
+        if first in forms.roles or first in forms.not_name:
+            continue
+        if m.group("head").lower() in _UNIT_HEADS and _ABSTRACT_NOUN.search(first):
+            continue   # "Office of Management", "Bureau of Information": a unit named for its task
+        end = _cut_rest(text, m.start("rest"), m.end("rest"), forms)
+        if end > m.start("rest"):
+            out.append((m.start(), end))
+    return out
+
+
+def leading_word_hits(text: str, forms: OrganizationForms) -> list[tuple[int, int]]:
+    """"Hotel Plaza Athénée": a kind of business, then one or two capitalised words of
+    which one is no English word ("Hotel Reservation Form" is a form's title)."""
+    if forms.leading is None:
+        return []
+    out = []
+    for m in forms.leading.finditer(text):
+        # the name ends with its last word no dictionary has ("Hotel Plaza Athénée New York")
+        proper = [w for w in re.finditer(r"[^ ]+", m.group("rest")) if not is_common_word(w.group(0).lower())]
+        if proper:
+            out.append((m.start(), m.start("rest") + proper[-1].end()))
+    return out
+
+
+# an abbreviation a name defines right after it: 'CDN International, Inc. ("CDN")', "(EDB)"
+_DEFINED_SHORT = re.compile(r"[ ]?\([\"“”'*]?(?P<short>[A-Z][A-Z&.\-]{1,8}?)[\"“”'*]?\)")
+_DN_ORG = re.compile(r"(?<![\w])[oO][ ]?=[ ]?(?P<org>[^,=\n]{2,60}?)[ ]?(?=,|\n|$)")
+
+
+def _initials(words: list[str], forms: OrganizationForms) -> str | None:
+    """The initials of a name's words ("British Travel and Holidays Association" -> "BTHA"),
+    when there are three to six of them."""
+    letters = [w[0] for w in words if w[:1].isupper() and w.lower() not in forms.legal]
+    return "".join(letters) if 3 <= len(letters) <= 6 and len(letters) == len(
+        [w for w in words if w.lower() not in _JOINERS and w.lower() not in forms.legal]) else None
+
+
+_JOINERS = frozenset({"of", "and", "the", "&", "for"})
+
+
+def _short_patterns(text: str, orgs: Iterable[Hit], forms: OrganizationForms) -> set[str]:
+    """Regexes of the short names of the organisations found: their first word, an
+    abbreviation they define in brackets, their initials (with or without stops)."""
+    keys = set()
+    for h in orgs:
+        words = re.findall(r"[^ \n,]+", text[h.start:h.end])
+        while words and words[0].lower() in forms.not_name:
+            words = words[1:]     # "The American Tobacco Company"
+        first = words[0].strip(".,'’") if words else ""
+        if len(words) > 1 and len(first) >= 3 and first.lower() not in forms.org_words and \
+                not is_common_word(first.lower()) and is_proper_name(first, text):
+            keys.add(re.escape(first))
+        m = _DEFINED_SHORT.match(text, h.end)
+        if m is not None:
+            keys.add(re.escape(m.group("short").strip(".")))
+        initials = _initials([w.strip(".,'’") for w in words], forms)
+        if initials:
+            keys.add(r"\.?".join(initials) + r"\.?" if "." in initials else
+                     initials + "|" + r"\.".join(initials) + r"\.")
+    return keys
+
+
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z'’.]*)[ \n]+$")
+
+
+def _after_given_name(text: str, pos: int) -> bool:
+    """Whether the word at ``pos`` follows a given name, an initial or a title ("Russ
+    Feingold", "Sen. Feingold"): a committee named for a candidate ("Feingold Senate
+    Committee") shares its first word with the candidate's name."""
+    m = _WORD_BEFORE.search(text, max(0, pos - 30), pos)
+    if m is None:
+        return False
+    w = m.group(1).rstrip(".")
+    return (w[:1].isupper() and w.upper() in given_names()) or len(w) == 1 or w.lower() in _TITLES
+
+
+def short_name_hits(text: str, orgs: list[Hit], forms: OrganizationForms) -> list[Hit]:
+    """Repeats of an organisation's short name on its page: the first word of a name found
+    in full, when that word is a proper name and no English word ("Ketchum" of "Ketchum
+    Public Relations", not "American" of "American Brands, Inc."), an abbreviation the
+    name defines in brackets ("Economic Development Board (EDB)") and its initials
+    ("B.T.H.A." of "British Travel and Holidays Association"); each written
+    capitalised or in capitals, outside the names already found. A possessive "'s" stays
+    outside the name."""
+    out = []
+    for key in _short_patterns(text, orgs, forms):
+        for m in re.finditer(rf"(?<![\w\-&.])(?:{key})(?![\w\-&])", text, re.IGNORECASE):
+            word = m.group(0)
+            if not word[:1].isupper():
+                continue    # "cdn" in a web address, "ketchum" in an e-mail
+            if any(h.start <= m.start() < h.end for h in orgs) or _after_given_name(text, m.start()):
+                continue
+            out.append(Hit("org_form", m.start(), m.end(), SCORE_SHORT_NAME))
+    return out
+
+
+def distinguished_name_hits(text: str) -> list[Hit]:
+    """The "o=" of a digital signature's distinguished name (X.500: "cn=Dan Kloeffler,
+    o=Ketchum, ou=..., email=...") is the signer's organisation."""
+    return [Hit("label_organization", m.start("org"), m.end("org"), SCORE_DN)
+            for m in _DN_ORG.finditer(text) if any(c.isalpha() for c in m.group("org"))]

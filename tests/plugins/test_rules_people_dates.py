@@ -1,0 +1,188 @@
+"""People, dates and places as real business papers write them (issue 31): initials and a
+surname in distribution lists and form fields, sorted names, census names in a form's
+cell; time stamps, typewritten and stamped dates, the jurat's formula, date ranges and
+fiscal years; a town in capitals and a legislator's home state."""
+from __future__ import annotations
+
+import pytest
+from rules_pages import page_from_rows
+
+from redactor_plugins.rules_detector import RulesDetector
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return RulesDetector()
+
+
+def found(rules, rows) -> set[tuple[str, str]]:
+    return {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+
+
+def test_each_person_of_a_distribution_row_is_one_span(rules):
+    spans = found(rules, ["A. H. Tisch F. J. Schultz J. J. Tatulli K. P. Augustyn"])
+    assert spans == {("PERSON", "A. H. Tisch"), ("PERSON", "F. J. Schultz"),
+                     ("PERSON", "J. J. Tatulli"), ("PERSON", "K. P. Augustyn")}
+
+
+def test_a_comma_separated_list_of_initialled_names_gives_each_its_box(rules):
+    spans = found(rules, ["cc: K. AUGUSTYN, L. GIORDANO, M. McGLYNN"])
+    assert {("PERSON", "K. AUGUSTYN"), ("PERSON", "L. GIORDANO"), ("PERSON", "M. McGLYNN")} <= spans
+    assert not any("," in text for t, text in spans if t == "PERSON")
+
+
+@pytest.mark.parametrize("row, name", [
+    ("Supervisor/Manager: J. S$. Wigand", "J. S$. Wigand"),     # the S of an initial misread
+    ("FROM: S.P. McBride", "S.P. McBride"),
+    ("INITIATED BY: P. H. HARPER", "P. H. HARPER"),
+    ("Ms. R. deLacy No.436", "R. deLacy"),
+    ("Signed: Raymond S. Calamaro", "Raymond S. Calamaro"),      # the given name before initials
+    ("Archibald N. Stewart, President", "Archibald N. Stewart"),
+    ("Approved R. S. Sprinkle, III", "R. S. Sprinkle, III"),     # a generational suffix
+    ("C. L. Tucker, Jr.", "C. L. Tucker, Jr."),
+    ("Ref. Litchfield, J. T. and others", "Litchfield, J. T."),  # sorted: surname, initials
+    ("Dr. William 0. Iverson, Director", "William 0. Iverson"),  # the initial O read as a zero
+    ("PROJECT LEADER J. €. Mann", "J. €. Mann"),                 # E read as the euro sign
+])
+def test_initials_and_surname_are_a_person(rules, row, name):
+    assert ("PERSON", name) in found(rules, [row])
+
+
+@pytest.mark.parametrize("row", ["A. Introduction of the study", "B. Results", "U.S. Army",
+                                 "A. Field work was done", "F.P.M. Delivery Roller"])
+def test_list_items_and_initialisms_are_no_person(rules, row):
+    assert not [s for s in found(rules, [row]) if s[0] == "PERSON"]
+
+
+def test_a_firm_named_after_its_founder_is_no_person(rules):
+    assert not [s for s in found(rules, ["P. LORILLARD CO."]) if s[0] == "PERSON"]
+
+
+@pytest.mark.parametrize("row", ["New York, N.Y. 10103 is our office", "1747 Pennsylvania Ave., N.W."])
+def test_a_town_and_its_state_is_no_sorted_name(rules, row):
+    assert not [s for s in found(rules, [row]) if s[0] == "PERSON"]
+
+
+def test_a_census_name_in_a_cell_of_a_contact_row_is_a_person(rules):
+    spans = found(rules, [[(20, "Gregory Little"), (400, "Office Supply"), (800, "917-663-5979")]])
+    assert ("PERSON", "Gregory Little") in spans
+
+
+def test_a_cell_listing_names_is_not_one_person(rules):
+    spans = found(rules, [[(20, "Jose Price; Owens, Mary"), (600, "Priority")]])
+    assert ("PERSON", "Jose Price; Owens, Mary") not in spans
+
+
+@pytest.mark.parametrize("row, date", [
+    ("Received by NSD/FARA Registration Unit 02/24/2014 2:22:11 PM", "02/24/2014 2:22:11 PM"),
+    ("Received by NSD/FARA Registration Unit 07/24/2017 11:40:19 AM", "07/24/2017 11:40:19 AM"),
+    ("REQFORM 09—Apr—96", "09—Apr—96"),
+    ("ADDENDUM I MAY 2 6 1981", "MAY 2 6 1981"),
+    ("MAR 0 8 RECD", "MAR 0 8"),
+    ("NICOTINE: 0.8 mg (Jan. '85 Report)", "Jan. '85"),
+    ("Sworn to and subscribed before me this 4th day of March, 1988", "4th day of March, 1988"),
+    ("this 25th day of __November ,19_86", "25th day of __November ,19_86"),
+    ("interviews conducted on March 2 - June 8, 1983 .", "March 2 - June 8, 1983"),
+    ("U.S. Mail January/February 1986", "January/February 1986"),
+    ("Economic Development Board Annual Report 1984/1985", "1984/1985"),
+    ("Bids not later than 1 November", "1 November"),
+    ("Podesta Group 11/5/10", "11/5/10"),
+    ("6. Date and Hour of Service: January 27, 1969 9:00 a.m.", "January 27, 1969 9:00 a.m."),
+    ("MAR 24 1999 16:16 425 481 3146 PAGE", "MAR 24 1999 16:16"),
+    ("Sent: Wednesday, April 30, 2014 9:56 AM", "Wednesday, April 30, 2014 9:56 AM"),
+    ("FROM: S.P. McBride [_x_] FeB23", "FeB23"),               # month and day run together
+    ("Date of birth: June 19, 192]", "June 19, 192]"),         # the year's 1 read as a bracket
+])
+def test_dates_as_documents_write_them(rules, row, date):
+    spans = found(rules, [row])
+    assert ("DATE", date) in spans, spans
+
+
+def test_a_time_stamp_is_no_phone_number(rules):
+    spans = found(rules, ["Unit 07/24/2017 11:40:19 AM"])
+    assert not [s for s in spans if s[0] in ("PHONE", "REFERENCE_NUMBER", "ACCOUNT_NUMBER")]
+
+
+@pytest.mark.parametrize("row", ["we may 2 6 go", "ran from 1980-1985 ok"])
+def test_no_date_without_a_date_form(rules, row):
+    assert not [s for s in found(rules, [row]) if s[0] == "DATE"]
+
+
+@pytest.mark.parametrize("row, place", [
+    ("REPORTED BY: D.M., LUBBOCK, TX", "LUBBOCK, TX"),
+    ("9/29/10 $500 Friends of Barbara Boxer U.S. Sen. Barbara Boxer (CA)", "CA"),
+    ("Richard Blumenthal (CT)", "CT"),
+    ("County of Floyd )", "Floyd"),
+])
+def test_places_as_documents_write_them(rules, row, place):
+    assert ("LOCATION", place) in found(rules, [row])
+
+
+@pytest.mark.parametrize("row", ["Employee Name (ID)", "SHIP TO DALLAS, TX"])
+def test_no_place_from_a_word_code_or_a_label(rules, row):
+    spans = found(rules, [row])
+    assert not [s for s in spans if s[0] == "LOCATION" and s[1] not in ("DALLAS, TX",)]
+
+
+def test_a_caption_before_a_city_line_stays_out_of_the_address(rules):
+    spans = found(rules, ["Name Ketchum Address New York, NY 10019"])
+    assert ("ADDRESS", "New York, NY 10019") in spans
+    assert ("ADDRESS", "Mobile, AL 36601") in found(rules, ["Mobile, AL 36601"])
+
+
+@pytest.mark.parametrize("block", [
+    ["10 Downing Street", "London SW1A 2AA", "United Kingdom"],
+    ["701-99 Bank Street", "Ottawa, Ontario K1P 6B9", "Canada"],
+    ["Level 5, 1 Martin Place", "Sydney NSW 2000", "Australia"],
+    ["12 MG Road", "Bangalore 560001", "India"],
+    ["21 Nariman Point", "Mumbai - 400 021", "India"],
+    ["No. 7, Jalan Ampang", "50450 Kuala Lumpur", "Malaysia"],
+    ["250 North Bridge Road", "#24-00 Raffles City Tower", "Singapore 179101"],
+    ["Hauptstraße 5", "10115 Berlin", "Germany"],
+    ["12 rue de la Paix", "75002 Paris", "France"],
+])
+def test_an_international_postal_block_is_one_address_with_its_country(rules, block):
+    spans = found(rules, ["Acme Widgets Ltd", *block])
+    assert ("ADDRESS", "\n".join(block)) in spans, spans
+
+
+def test_a_town_and_six_digits_alone_are_no_address(rules):
+    assert not [s for s in found(rules, ["Invoice total for Bangalore 560001 units"]) if s[0] == "ADDRESS"]
+
+
+@pytest.mark.parametrize("row", ["the Attorney General under this Act", "Before me a Notary Public, personally",
+                                 "Manner of contact: meeting at the Hotel", "DIVISION NAME: Detroit West # REPS: 12"])
+def test_a_title_or_an_ordinary_word_after_a_person_label_is_no_name(rules, row):
+    people = [s[1] for s in found(rules, [row]) if s[0] == "PERSON"]
+    assert not [p for p in people if p in ("General", "Public", "meeting", "REPS")], people
+
+
+@pytest.mark.parametrize("row, name", [("Prepared by: RSS", "RSS"), ("Attn: Mark Salazar", "Mark Salazar"),
+                                       ("Contact: Hope", "Hope")])
+def test_initials_and_census_names_after_a_person_label_stay(rules, row, name):
+    assert ("PERSON", name) in found(rules, [row])
+
+
+def test_an_office_name_before_its_seat_is_no_town(rules):
+    spans = found(rules, ["to the Office of Management and Budget, Washington, DC; Department of Justice, Washington"])
+    assert not [s for s in spans if s[0] == "LOCATION" and s[1].startswith(("Budget", "Justice"))], spans
+
+
+def test_a_sales_division_named_by_town_and_compass_point_is_a_place(rules):
+    assert ("LOCATION", "Detroit North") in found(rules, ["DIVISION NAME: Detroit North"])
+    assert ("PERSON", "John West") in found(rules, ["Name: John West"])
+
+
+def test_a_room_of_a_building_opens_the_address_over_its_city_line(rules):
+    spans = found(rules, ["Office of the Secretary", "Room 43, State House", "Providence, Rhode Island 02903-1105"])
+    assert ("ADDRESS", "Room 43, State House\nProvidence, Rhode Island 02903-1105") in spans
+
+
+def test_a_buildings_suite_line_inside_a_block_belongs_to_it(rules):
+    block = ["245 Peachtree Center Avenue", "Marquis One Tower, Suite 2208", "Atlanta, GA 30303"]
+    assert ("ADDRESS", "\n".join(block)) in found(rules, ["Japan External Trade Organization", *block])
+
+
+def test_a_street_and_a_city_line_whose_comma_ocr_read_as_a_stop_are_one_address(rules):
+    spans = found(rules, ["MARDEN-KANE. INC.", "666 FIFTH AVE. NEW YORK.N. Y. 10103 (212) 582-6600"])
+    assert ("ADDRESS", "666 FIFTH AVE. NEW YORK.N. Y. 10103") in spans
