@@ -15,7 +15,8 @@ from redactor.plugin_api import (PATTERN, STATISTICAL, STRUCTURAL, Detector, Inp
                                 merge_spans, OcrPage, page_view, PageView, PluginUnavailable, Span)
 
 from redactor_plugins._options import as_float
-from redactor_plugins.rules.addresses import compile_address_regexes, find_address_hits, join_address_rows
+from redactor_plugins.rules.address_blocks import find_address_hits
+from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows
 from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits

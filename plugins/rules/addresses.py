@@ -1,6 +1,7 @@
 """Postal addresses without a label: street lines (US/UK/EU), PO boxes, city-state-ZIP lines,
-UK and Canadian postcodes, EU "12345 City" lines; lines of one address that sit under one
-another are joined into a block (street line, unit line, city line)."""
+UK and Canadian postcodes, EU "12345 City" lines, found per line segment (a cell of a line);
+``address_blocks`` joins the lines of one address into a block, ``join_address_rows`` the
+cells of a form's address row."""
 from __future__ import annotations
 
 import re
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from redactor_plugins.rules import values as V
-from redactor_plugins.rules.blocks import country_line, international_lists
+from redactor_plugins.rules.blocks import international_lists
 from redactor_plugins.rules.hits import Hit
 from redactor.plugin_api import UNSURE_CONF, PageView
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
@@ -117,25 +118,25 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
 
 
 # how strongly each kind of line says "address" on its own
-_SCORES = {"street": 0.8, "po_box": 0.85, "city_line": 0.85, "city_line_loose": 0.6,
+SCORES = {"street": 0.8, "po_box": 0.85, "city_line": 0.85, "city_line_loose": 0.6,
            "uk_postcode": 0.7, "ca_postcode": 0.8,
            "eu_street": 0.6, "eu_city": 0.5, "state_zip": 0.6,
            "au_city": 0.8, "sg_city": 0.85, "in_city": 0.5}
-_RULES = {"street": "address_street", "po_box": "address_po_box", "city_line": "address_city_line",
+RULES = {"street": "address_street", "po_box": "address_po_box", "city_line": "address_city_line",
           "city_line_loose": "address_city_line",
           "uk_postcode": "address_postcode", "ca_postcode": "address_postcode",
           "eu_street": "address_street", "eu_city": "address_city_line",
           "state_zip": "address_city_line", "au_city": "address_city_line",
           "sg_city": "address_city_line", "in_city": "address_city_line"}
 # kinds of line that end an address (city + state + ZIP, postcode lines)
-_ENDS_ADDRESS = {"city_line", "city_line_loose", "uk_postcode", "ca_postcode", "eu_city",
+ENDS_ADDRESS = {"city_line", "city_line_loose", "uk_postcode", "ca_postcode", "eu_city",
                  "state_zip", "au_city", "sg_city", "in_city"}
 # kinds that need a neighbouring address line before they count
-_NEEDS_COMPANY = {"eu_street", "eu_city", "city_line_loose", "in_city"}
+NEEDS_COMPANY = {"eu_street", "eu_city", "city_line_loose", "in_city"}
 
 
 @dataclass
-class _LineHit:
+class LineHit:
     kind: str
     start: int
     end: int
@@ -204,13 +205,13 @@ def _extend_over_place_words(layout: PageView, seg: list[int], w: int, start: in
     return start
 
 
-def _raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
-              label_regex: re.Pattern | None = None) -> list[_LineHit]:
+def raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
+              label_regex: re.Pattern | None = None) -> list[LineHit]:
     text = layout.page.text
     out = []
     # each cell is matched on its own: a match never runs into the next column
     cells = [(layout.offsets[min(seg)][0], layout.offsets[max(seg)][1]) for seg in segs]
-    for kind in _SCORES:
+    for kind in SCORES:
         matches = [m for a, b in cells for m in getattr(rx, kind).finditer(text, a, b)]
         for m in matches:
             s, e = m.span()
@@ -244,7 +245,7 @@ def _raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
                 s = _extend_over_place_words(layout, seg, w, s)
             if kind == "street":
                 s = _split_house_number_start(layout, seg, w, s)
-            out.append(_LineHit(kind, s, e, seg_of[w]))
+            out.append(LineHit(kind, s, e, seg_of[w]))
     return out
 
 
@@ -276,7 +277,7 @@ def _split_house_number_start(layout: PageView, seg: list[int], w: int, start: i
     prev = seg[pos - 1]
     head = layout.words[prev].text.lstrip(JUNK_LEAD)
     number = layout.page.text[start:layout.offsets[w][1]]
-    digits = head.translate(_HOUSE_NUMBER_CONFUSIONS)
+    digits = head.translate(HOUSE_NUMBER_CONFUSIONS)
     if not any(c.isdigit() for c in head) or not digits.isdigit() or \
             len(digits) + sum(c.isdigit() for c in number) > MAX_HOUSE_DIGITS:
         return start
@@ -314,7 +315,7 @@ def _garbled_place(layout: PageView, segs, seg_of, w: int, end: int) -> int | No
     return before[0]
 
 
-def _seg_runs(text: str, hits: list[_LineHit]) -> list[tuple[int, int]]:
+def seg_runs(text: str, hits: list[LineHit]) -> list[tuple[int, int]]:
     """The address hits of one cell, joined where little but separators lies between them
     ("220 N Wacker Dr, Suite 1400, Chicago, IL 60606"); a cell naming two addresses
     ("Ship to ... Or collect at ...") gives two runs."""
@@ -334,17 +335,17 @@ def _seg_runs(text: str, hits: list[_LineHit]) -> list[tuple[int, int]]:
     return runs
 
 
-def _x0(layout: PageView, char: int) -> float:
+def word_x0(layout: PageView, char: int) -> float:
     return layout.words[layout.word_at(char)].bbox[0]
 
 
 JUNK_LEAD = "‘’'`´|_.,:;\"“”"
-_HOUSE_NUMBER_CONFUSIONS = str.maketrans({"$": "5", "S": "5", "O": "0", "o": "0", "l": "1",
+HOUSE_NUMBER_CONFUSIONS = str.maketrans({"$": "5", "S": "5", "O": "0", "o": "0", "l": "1",
                                           "I": "1", "|": "1", "B": "8"})
 ADDRESSEE_LINES = 4   # lines above an address searched for the addressee's name
 
 
-def _addressee_above(layout: PageView, vocab: Vocab, segs, seg_box, first: int, anchor: float) -> list[Hit]:
+def addressee_above(layout: PageView, vocab: Vocab, segs, seg_box, first: int, anchor: float) -> list[Hit]:
     """The name line over an address (letters, envelopes, invoices without a "Bill To"):
     climb the left-aligned lines above the block, over job-title and company lines, to the
     first line that is wholly a person's name."""
@@ -374,241 +375,6 @@ def _addressee_above(layout: PageView, vocab: Vocab, segs, seg_box, first: int, 
             return [Hit("name_addressee", r[0], r[1], 0.7)]
         return []
     return []
-
-
-def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | None = None) -> list[Hit]:
-    """Address hits of the page; ``label_regex`` (the label lexicon's) vetoes city lines
-    that are really a label and its value."""
-    rx = compile_address_regexes(vocab)
-    segs, seg_of = line_segments(layout)
-    raw = _raw_hits(layout, rx, segs, seg_of, label_regex)
-    by_seg: dict[int, list[_LineHit]] = {}
-    for h in raw:
-        by_seg.setdefault(h.seg, []).append(h)
-    text = layout.page.text
-
-    def seg_box(i):
-        ws = segs[i]
-        return (min(layout.words[w].bbox[0] for w in ws), min(layout.words[w].bbox[1] for w in ws),
-                max(layout.words[w].bbox[2] for w in ws), max(layout.words[w].bbox[3] for w in ws))
-
-    def seg_below(i: int, anchor: float) -> int | None:
-        """The nearest segment under segment i that starts near ``anchor``."""
-        x0, y0, x1, y1 = seg_box(i)
-        h = layout.line_of_word(segs[i][0]).height
-        best = None
-        for j, seg in enumerate(segs):
-            bx0, by0, bx1, by1 = seg_box(j)
-            if (by0 + by1) / 2 <= y1 or by0 - y1 > 1.2 * h:
-                continue
-            starts = [w for w in seg if abs(layout.words[w].bbox[0] - anchor) <= 1.5 * h]
-            hit_starts = [hh for hh in by_seg.get(j, []) if abs(_x0(layout, hh.start) - anchor) <= 1.5 * h]
-            # letterheads centre or right-align their lines: an address line of such a
-            # block lies under the middle (or the right end) of the one above
-            centred = j in by_seg and (abs((bx0 + bx1) / 2 - (x0 + x1) / 2) <= 1.5 * h or
-                                       abs(bx1 - x1) <= 1.5 * h)
-            if not starts and not hit_starts and not centred:
-                continue
-            if best is None or by0 < seg_box(best)[1]:
-                best = j
-        return best
-
-    def seg_right(i: int) -> int | None:
-        """A city line that continues street line i on its row ("30420 Paula Plains, New
-        Jessicaland, SD 49285" that OCR cut into two lines): the address segment just right
-        of it, overlapping it vertically, closer than a cell gap."""
-        x0, y0, x1, y1 = seg_box(i)
-        h = layout.line_of_word(segs[i][0]).height
-        for j in by_seg:
-            bx0, by0, bx1, by1 = seg_box(j)
-            # the city line may start after the unit number the street line left over
-            # ("77427 Sylvia Falls Apt." | "892, Lowerymouth, NV 89856")
-            heads = {segs[j][0]} | ({segs[j][1]} if len(segs[j]) > 1 and re.fullmatch(
-                r"#?\d{1,5}[A-Za-z]?,?", layout.words[segs[j][0]].text) else set())
-            if j != i and 0 <= bx0 - x1 <= SEGMENT_GAP * h and \
-                    min(y1, by1) - max(y0, by0) >= 0.5 * min(y1 - y0, by1 - by0) and \
-                    any(hh.kind == "city_line" and layout.word_at(hh.start) in heads
-                        for hh in by_seg[j]):
-                return j
-        return None
-
-    def row_chain(i: int, gap: float = SEGMENT_GAP) -> list[int]:
-        """The segments that continue segment i to its right on its row, nearest first:
-        OCR cut one printed line into several ("21925 Cynthia Cliff, Lake Diana," | "ND
-        34590"), often giving each its own line and putting other text between them."""
-        chain: list[int] = []
-        cur = i
-        while len(chain) < ROW_CHAIN:
-            x0, y0, x1, y1 = seg_box(cur)
-            h = layout.line_of_word(segs[cur][0]).height
-            best = None
-            for j in range(len(segs)):
-                if j == i or j in chain:
-                    continue
-                bx0, by0, bx1, by1 = seg_box(j)
-                if 0 <= bx0 - x1 <= gap * h and \
-                        min(y1, by1) - max(y0, by0) >= 0.5 * min(y1 - y0, by1 - by0) and \
-                        (best is None or bx0 < seg_box(best)[0]):
-                    best = j
-            if best is None:
-                break
-            chain.append(best)
-            cur = best
-        return chain
-
-    def city_continuation(i: int, start: int, wide: bool = False) -> list[int]:
-        """The segments right of segment i that, read after its text from ``start`` on,
-        make a city line ("Lake Diana," + "ND 34590"); empty when they do not. ``wide``:
-        the next segment only, up to CITY_TAIL_GAP away, where OCR dropped the end of the
-        city's name and its comma ("Victoriah" ... "CA 91444")."""
-        tail = text[start:layout.offsets[segs[i][-1]][1]]
-        chain = row_chain(i, CITY_TAIL_GAP)[:1] if wide else row_chain(i)
-        for k, j in enumerate(chain):
-            tail += " " + text[layout.offsets[segs[j][0]][0]:layout.offsets[segs[j][-1]][1]]
-            if rx.city_line.fullmatch(tail.strip(" ,;|").replace("\n", " ")):
-                return chain[:k + 1]
-        return []
-
-    def unit_line(seg: list[int]) -> bool:
-        """Whether the words of ``seg`` hold a unit designator and its number ("Suite 2208")."""
-        ws = [layout.words[w].text for w in seg]
-        return len(ws) <= 8 and any(a.lower().rstrip(".,:") in vocab.unit_designators and
-                                    re.match(r"#?\d{1,5}[A-Za-z]?,?$", b) for a, b in zip(ws, ws[1:]))
-
-    def delivery_line_above(i: int) -> int | None:
-        """The line right over a city line that opens its address on its own: the
-        delivery line (house number or PO box first) that the street patterns did not read
-        ("935. Manning Mall: Apt:.. 922"), aligned with the city line (left, centre or
-        right) at ordinary line spacing."""
-        x0, y0, x1, y1 = seg_box(i)
-        h = layout.line_of_word(segs[i][0]).height
-        best = None
-        for j, seg in enumerate(segs):
-            bx0, by0, bx1, by1 = seg_box(j)
-            if j == i or (by0 + by1) / 2 >= y0 or y0 - by1 > 1.2 * h or by1 < y0 - 3 * h:
-                continue
-            if not (abs(bx0 - x0) <= 1.5 * h or abs((bx0 + bx1) - (x0 + x1)) / 2 <= 1.5 * h or
-                    abs(bx1 - x1) <= 1.5 * h):
-                continue
-            if best is None or by1 > seg_box(best)[3]:
-                best = j
-        # a line the patterns only guessed at ("27320 Brittany Croasing" read like a
-        # postcode and town) is still the delivery line a city line under it completes
-        if best is None or len(segs[best]) > 8 or \
-                (best in by_seg and not {hh.kind for hh in by_seg[best]} <= _NEEDS_COMPANY):
-            return None
-        words = [layout.words[w].text for w in segs[best]]
-        first = words[0].lstrip(JUNK_LEAD)
-        # the house number as OCR may read it ("$367", "S42" for 5367, 542): a real digit
-        # in it, the rest digit-like
-        if any(c.isdigit() for c in first):
-            first = first.translate(_HOUSE_NUMBER_CONFUSIONS)
-        # ... or the room, suite or floor of a building that has no street number of its own
-        # ("Room 43, State House" over "Providence, Rhode Island 02903")
-        unit = first.lower().rstrip(".,:") in vocab.unit_designators and len(words) > 1 and \
-            re.match(r"#?\d{1,5}[A-Za-z]?,?$", words[1]) is not None
-        if any("@" in w for w in words) or \
-                not (unit or re.match(r"\d{1,6}\b(?![/.\-]\d)|(?i:p\W{0,3}o\W{0,3}box)", first)) or \
-                not any(c.isalpha() for w in words[1:] for c in w):
-            return None
-        return best
-
-    out: list[Hit] = []
-    used: set[int] = set()
-    order = sorted(by_seg, key=lambda i: (seg_box(i)[1], seg_box(i)[0]))
-    row_next: dict[int, list[int]] = {}    # street segment -> the city segment(s) right of it
-    for si in order:
-        kinds = {h.kind for h in by_seg[si]}
-        if kinds & {"street", "po_box"} and not kinds & _ENDS_ADDRESS:
-            nxt = seg_right(si)
-            if nxt is not None:
-                row_next[si] = [nxt]
-            else:
-                end = max(h.end for h in by_seg[si])
-                chain = city_continuation(si, end)
-                if chain:
-                    row_next[si] = chain
-    row_prev = {v: k for k, vs in row_next.items() for v in vs}
-    for si in order:
-        if si in row_prev and row_prev[si] not in used:
-            si = row_prev[si]   # a block starts at its street line, not at the city beside it
-        if si in used:
-            continue
-        anchor = _x0(layout, min(h.start for h in by_seg[si]))
-        block = [si]
-        delivery = None
-        if {h.kind for h in by_seg[si]} <= _ENDS_ADDRESS:
-            above = delivery_line_above(si)
-            if above is not None and above not in used:
-                block.insert(0, above)
-                delivery = above
-        cur = si
-        closed = False
-        if si in row_next and not used.intersection(row_next[si]):
-            block.extend(row_next[si])
-            cur = row_next[si][-1]
-            closed = cur not in by_seg   # a city line made of row parts
-        while not closed:
-            if {h.kind for h in by_seg.get(cur, [])} & _ENDS_ADDRESS:
-                break   # the city/postcode line closes an address: what follows is not it
-            nxt = seg_below(cur, anchor)
-            if nxt is None or nxt in used:
-                break
-            if nxt in by_seg:
-                block.append(nxt)
-                cur = nxt
-                continue
-            # under a street line, a place and a real state code and ZIP on the next line
-            # are its city line even across the gap of words OCR did not read
-            chain = city_continuation(nxt, layout.offsets[segs[nxt][0]][0]) or \
-                city_continuation(nxt, layout.offsets[segs[nxt][0]][0], wide=True)
-            if chain and not used.intersection(chain):
-                block.extend([nxt, *chain])   # "Brownchester," | "NJ 41041": a city line in parts
-                break
-            nxt2 = seg_below(nxt, anchor)
-            # a short line, or a building's line with its suite or floor ("Marquis One
-            # Tower, Suite 2208"), between the street line and the city line is the block's
-            if nxt2 is not None and nxt2 in by_seg and (len(segs[nxt]) <= 4 or unit_line(segs[nxt])) and \
-                    not any("@" in layout.words[w].text for w in segs[nxt]):
-                block.extend([nxt, nxt2])
-                cur = nxt2
-                continue
-            break
-        kinds = {h.kind for b in block for h in by_seg.get(b, [])}
-        # an international block closes with its country's line ("75116 Paris" / "France")
-        last = seg_below(block[-1], anchor) if kinds & _ENDS_ADDRESS else None
-        if last is not None and last not in used and last not in by_seg and country_line(layout, segs[last]):
-            block.append(last)
-        if not [k for k in kinds if k not in _NEEDS_COMPANY] and len([b for b in block if b in by_seg]) < 2:
-            continue   # a lone EU-style line is too weak on its own (a city line under it may
-                       # still take it as its delivery line)
-        used.update(block)
-        score = max(_SCORES[k] for k in kinds)
-        if len(block) > 1:
-            score = min(0.89, score + 0.04)   # still a pattern: below the label band (0.9)
-        runs = []
-        for b in block:
-            if b in row_next or b in row_prev or b == delivery:
-                # one row, or the delivery line: every word of it
-                runs.append(layout.span_of_words(segs[b]))
-            elif b in by_seg:
-                runs.extend(_seg_runs(text, by_seg[b]))
-            else:
-                runs.append(layout.span_of_words(segs[b]))
-        ranges: list[tuple[int, int]] = []
-        for ss, ee in runs:
-            # lines of one block join when only separators lie between them in the text
-            if ranges and ranges[-1][1] <= ss and not text[ranges[-1][1]:ss].strip(" \n,;|"):
-                ranges[-1] = (ranges[-1][0], ee)
-            else:
-                ranges.append((ss, ee))
-        if block[0] not in by_seg or \
-                any(by_seg.get(b) and {h.kind for h in by_seg[b]} & {"street", "po_box"} for b in block):
-            out.extend(_addressee_above(layout, vocab, segs, seg_box, block[0], anchor))
-        rule = "address_block" if len(block) > 1 else _RULES[sorted(kinds)[0]]
-        for ss, ee in ranges:
-            out.append(Hit(rule, ss, ee, score))
-    return out
 
 
 # between the cells of one address row: separators, and at most a state code OCR did not
