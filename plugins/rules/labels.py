@@ -3,16 +3,16 @@ and give their type to the value beside them (right, same line) or under them (n
 the label's column: form cells and table headers), using the word boxes."""
 from __future__ import annotations
 
-import difflib
 import re
-from dataclasses import dataclass
 
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.blocks import Run, lines_under, run_from, runs_to_ranges
 from redactor_plugins.rules.hits import Hit
-from redactor.plugin_api import UNSURE_CONF, Line, PageView
+from redactor_plugins.rules.label_phrases import (CELL_GAP, JUNK, LabelHit, find_labels, is_border_read, is_speck_word,
+                                                  stop_starts)
+from redactor.plugin_api import UNSURE_CONF, PageView
 from redactor_plugins.rules.people import place_with_compass, plausible_name
-from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, letters_key, normalise_label
+from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab
 
 # How far (in text heights) a value may sit from its label and its own words from each other.
 RIGHT_GAP_STRONG = 12.0
@@ -23,20 +23,15 @@ TITLE_RATIO = 1.7        # a label this many times taller than the line under it
 RIGHT_GAP_WEAK = 1.5
 WEAK_SPACING = 1.6       # ... or this many of the gaps between the label's own words
 WORD_GAP = 2.2
-CELL_GAP = 2.5
 BELOW_GAP = 2.5
 MAX_TABLE_ROWS = 40
 MAX_BLOCK_LINES = 5
 MAX_PARTY_LEAD = 3       # name, job title and company lines over a party's street line
-FUZZY_CUTOFF = 0.84
 MAX_LISTED_NAMES = 8
 # inside a column the next header bounds the value: boxed fields ("964 | 46 | 5449") may
 # space their parts widely
 COLUMN_WORD_GAP = 3.0
 
-# A strong label's unreadable value (LabelRules._unreadable_value): words read below this
-# confidence (0-100) are unsure; at most this many words by kind of value are taken, with
-# at least this many letters and digits; the score says "label, but no value shape".
 # Digit groups of identifiers that forms print in comb boxes (SSN 3-2-4, EIN 2-7), and how
 # far apart (text heights) the boxes may space two groups.
 COMB_SHAPES = ((3, 2, 4), (2, 7))
@@ -44,299 +39,21 @@ COMB_GAP = 6.0
 # kinds of value a label in running text may find at the start of the next line: shapes
 # that a value parser checks (digits, an @, a made-up user name), never a person's name
 WRAPPED_KINDS = ("id", "phone", "card", "email", "online")
-# at most this many unsure words a value of each kind that OCR could not read may take; a
-# form's "Date ____" line is filled in by hand ("6/21/90" read as "A Les [Fo") like its name
+# A strong label's unreadable value (LabelRules._unreadable_value): words read below
+# UNSURE_CONF are unsure; at most this many words by kind of value are taken, with at least
+# this many letters and digits; the score says "label, but no value shape". A form's "Date
+# ____" line is filled in by hand like its name ("6/21/90" read as "A Les [Fo").
 UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "online": 2, "date": 3}
 UNREADABLE_MIN_CHARS = 3
 UNREADABLE_SCORE = 0.6
 
 FILLERS = {"is", "was", "are", "will", "be", "of", "=", "-", "", "#", "no", "number", "nr", "reads",
            "ending", "in", "on", "file"}
-JUNK = "‘’'`\"“”|•·*~^_.,;:!-–—=+"
-BAR_LIKE = "|!il1I()[]{}/\\"   # what OCR reads a vertical cell border as
-BORDER_READ_W = 0.6     # text heights: a border read as a word is at most this wide ...
-BORDER_READ_H = 1.3     # ... and, unless read as "|", at least this tall
 _ADDRESS_AFTER_NAME = re.compile(r"[<(\[][^\s<>()\[\]]+@[^\s<>()\[\]]+[>)\]][;,]?")
 _STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))")
 _PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
 _SLASH_DATE = re.compile(r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{2}|(?:19|20)\d{2})")
 _CARD_SHAPE = re.compile(r"\d{13,19}|\d{4}(?:[ \-]\d{4}){2}[ \-]\d{1,7}")
-
-
-@dataclass(frozen=True)
-class LabelHit:
-    start: int               # first character of the label
-    end: int                 # after the label, its number word and its ':' / '#'
-    key: str                 # normalised phrase
-    has_num: bool
-    has_term: bool
-    words: tuple[int, ...]   # words the label covers (partly or fully)
-    line: Line
-    first_on_line: bool
-    cell_alone: bool
-
-    @property
-    def strong(self) -> bool:
-        return self.has_term or self.has_num or self.cell_alone
-
-
-@dataclass(frozen=True)
-class _Match:
-    """A label occurrence: what the regex found, or a misread label before a colon."""
-    start: int
-    end: int
-    phrase_end: int
-    key: str
-    num: bool
-    term: bool
-
-
-def _split_across_cells(layout: PageView, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
-    """A phrase whose words lie in different cells ("CITY   STATE   ZIP CODE" as three
-    header cells) is several labels: match again inside each cell."""
-    out = []
-    for m in matches:
-        words = layout.words_in(m.start, m.end)
-        cuts = [k for k in range(1, len(words))
-                if layout.word_line[words[k]] == layout.word_line[words[k - 1]] and
-                layout.words[words[k]].bbox[0] - layout.words[words[k - 1]].bbox[2]
-                > 2 * layout.line_of_word(words[k]).height]
-        if not cuts:
-            out.append(m)
-            continue
-        bounds = [0] + cuts + [len(words)]
-        for a, b in zip(bounds, bounds[1:]):
-            lo = max(m.start, layout.offsets[words[a]][0])
-            hi = min(m.end, layout.offsets[words[b - 1]][1]) if b < len(words) else m.end
-            out.extend(_regex_matches(layout.page.text, lex, lo, hi))
-    return out
-
-
-def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | None = None) -> list[_Match]:
-    out = []
-    for m in lex.regex.finditer(text, pos, len(text) if endpos is None else endpos):
-        if re.match(r"[ .]*box\b", text[m.end("phrase"):], re.I):
-            continue   # "P.O. Box" is an address, not a purchase-order label
-        if not re.search(r"[A-Za-z]", m.group("phrase")):
-            continue   # "55" of an SSN in comb boxes is a number OCR could read as "SS"
-        out.append(_Match(m.start(), m.end(), m.end("phrase"), normalise_label(m.group("phrase")),
-                          bool(m.group("num")), bool(m.group("term"))))
-    return out
-
-
-_COLON_LABEL = re.compile(r"(?<![\w])((?:[A-Za-z][\w'’./\-]*[ ]){0,2}[A-Za-z][\w'’./\-]*?)[ ]?([#:])")
-
-
-CLOSEST_MEMO = 50_000   # fuzzy lookups kept per lexicon before the memo starts again
-
-
-def _closest(lex: LabelLexicon, key: str, keys: list[str]) -> list[str]:
-    memo = lex.closest
-    if key not in memo:
-        if len(memo) >= CLOSEST_MEMO:
-            memo.clear()
-        memo[key] = difflib.get_close_matches(key, keys, n=1, cutoff=FUZZY_CUTOFF)
-    return memo[key]
-
-
-def _fuzzy_matches(text: str, lex: LabelLexicon, taken: list[_Match]) -> list[_Match]:
-    """Words before a colon (or '#') are a label by form: when OCR misread them ("Custmer
-    Nane:"), take the lexicon phrase they are closest to (similarity >= FUZZY_CUTOFF)."""
-    keys = [k for k in lex.groups_of if len(k) >= 4]
-    out = []
-    for m in _COLON_LABEL.finditer(text):
-        if any(t.start < m.end() and m.start() < t.end for t in taken):
-            continue
-        words = m.group(1).split(" ")
-        for k in range(len(words)):       # longest phrase first
-            phrase = " ".join(words[k:])
-            key = normalise_label(phrase)
-            if len(key) < 4 or lex.stop_regex.fullmatch(phrase):
-                continue
-            close = _closest(lex, key, keys)
-            if close:
-                start = m.start(1) + len(" ".join(words[:k])) + (1 if k else 0)
-                out.append(_Match(start, m.end(), m.end(1), close[0], m.group(2) == "#", True))
-                break
-    return out
-
-
-def _cells(layout: PageView, line) -> list[list[int]]:
-    """The line's words in cells: runs apart by more than CELL_GAP text heights or by a
-    border OCR read as a word (the border itself left out)."""
-    return layout.cells(line, CELL_GAP, separator=lambda w: _is_border_read(layout, w))
-
-
-def _header_cells(layout: PageView, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
-    """A form's header row names every cell: on a line where two or more cells hold a
-    label, a caption OCR misread ("IP CODE" for "ZIP CODE", "CITV") is the lexicon phrase
-    its whole cell is closest to (similarity >= FUZZY_CUTOFF), replacing a shorter label
-    the misreading made of part of it ("IP", the IP address's)."""
-    text = layout.page.text
-    keys = [k for k in lex.groups_of if len(k) >= 4]
-    out = list(matches)
-    for line in layout.lines:
-        cells = _cells(layout, line)
-        if len(cells) < 3:
-            continue
-        spans = [(layout.offsets[c[0]][0], layout.offsets[c[-1]][1]) for c in cells]
-        inside = [[m for m in out if a <= m.start and m.end <= b + 1] for a, b in spans]
-        if sum(1 for ms in inside if ms) < 2:
-            continue
-        for (a, b), ms, cell in zip(spans, inside, cells):
-            covered = {w for m in ms for w in layout.words_in(m.start, m.end)}
-            if len(cell) > 3 or any(m.term or m.num for m in ms) or \
-                    any(m.start == a and m.end >= b for m in ms) or \
-                    ms and len(set(cell) - covered) != 1:
-                continue   # labels hold the cell, a colon ends one, or more follows them
-            phrase = text[a:b]
-            key = normalise_label(phrase)
-            if len(key) < 4 or lex.stop_regex.fullmatch(phrase):
-                continue
-            close = difflib.get_close_matches(key, keys, n=1, cutoff=FUZZY_CUTOFF)
-            if close and all(close[0] != m.key for m in ms):
-                out = [m for m in out if m not in ms]
-                out.append(_Match(a, b, b, close[0], False, False))
-    return out
-
-
-def _compounds(layout: PageView, matches: list[_Match]) -> list[_Match]:
-    """Labels written next to each other are one label whose last word names the field:
-    "Employer Address" is an address, "Customer Account Number" an account number."""
-    out: list[_Match] = []
-    for m in matches:
-        prev = out[-1] if out else None
-        if prev is not None and not prev.term and not prev.num and \
-                layout.page.text[prev.end:m.start] in (" ", ""):
-            a, b = layout.word_at(prev.end - 1), layout.word_at(m.start)
-            if a is not None and b is not None and layout.word_line[a] == layout.word_line[b]:
-                h = layout.line_of_word(a).height
-                if layout.words[b].bbox[0] - layout.words[a].bbox[2] <= 1.2 * h:
-                    out[-1] = _Match(prev.start, m.end, m.phrase_end, m.key, m.num, m.term)
-                    continue
-        out.append(m)
-    return out
-
-
-# words in parentheses, not a number: "(E75518)" after a label is its value
-_ANNOTATION = re.compile(r"[ ]?\((?![^)]*\d{2})[^()\n]{0,40}\)[ ]?(?P<term>[:#])?")
-
-
-def _with_annotations(text: str, matches: list[_Match]) -> list[_Match]:
-    """A parenthesis right after a label belongs to it: "NAME (Last, First, M.I.)",
-    "HOME ADDRESS (Number and Street)"."""
-    out = []
-    for m in matches:
-        a = _ANNOTATION.match(text, m.end)
-        if a:
-            m = _Match(m.start, a.end(), m.phrase_end, m.key, m.num, m.term or bool(a.group("term")))
-        out.append(m)
-    return out
-
-
-def _without_value_prefixes(text: str, matches: list[_Match]) -> list[_Match]:
-    """A value may begin with letters that spell a label: in "INVOICE NO. INV-19020" the
-    "INV-" right after a label that announced its value is the value's prefix."""
-    out: list[_Match] = []
-    for m in matches:
-        prev = out[-1] if out else None
-        if prev is not None and (prev.num or prev.term) and not text[prev.end:m.start].strip() and \
-                text[m.phrase_end:m.end].strip() == "-" and "\n" not in text[prev.end:m.start]:
-            continue
-        out.append(m)
-    return out
-
-
-def _is_border_read(layout: PageView, w: int) -> bool:
-    """A form's cell border that OCR read as a word ("i", "|", ")", "_—_-|"): thin, nothing
-    but bar-like characters, and no letter or digit but a lower-case "i" among them unless
-    it is taller than the text (a "1" or an "I." of the value is not)."""
-    word = layout.words[w]
-    x0, y0, x1, y1 = word.bbox
-    h = layout.line_of_word(w).height
-    letters = "".join(c for c in word.text if c.isalnum())
-    return x1 - x0 <= BORDER_READ_W * h and all(c in JUNK + BAR_LIKE for c in word.text) and \
-        (letters in ("", "i") or y1 - y0 >= BORDER_READ_H * h)
-
-
-def _gap_before_text(layout: PageView, word: int) -> float | None:
-    """Horizontal gap to the previous word of the line that is text, not a border read."""
-    line = layout.line_of_word(word)
-    pos = line.words.index(word)
-    while pos > 0 and _is_border_read(layout, line.words[pos - 1]):
-        pos -= 1
-    if pos == 0:
-        return None
-    return layout.words[word].bbox[0] - layout.words[line.words[pos - 1]].bbox[2]
-
-
-def _label_hits(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
-    text = layout.page.text
-    out = []
-    matches = _split_across_cells(layout, lex, _regex_matches(text, lex))
-    matches += _fuzzy_matches(text, lex, matches)
-    matches = _header_cells(layout, lex, matches)
-    matches = _with_annotations(text, _compounds(layout, sorted(matches, key=lambda m: m.start)))
-    matches = _without_value_prefixes(text, matches)
-    for m in matches:
-        words = layout.words_in(m.start, m.end)
-        if not words:
-            continue
-        # a label wrapped onto the next line belongs to the line where it ends
-        line = layout.line_of_word(words[-1])
-        if len({layout.word_line[w] for w in words}) > 2:
-            continue
-        h = line.height
-        on_line = [w for w in words if layout.word_line[w] == line.index]
-        gap_b = _gap_before_text(layout, on_line[0])
-        # OCR often puts specks before a label ("‘SHIP TO"): they do not count as text
-        lead = text[layout.offsets[on_line[0]][0]:max(m.start, layout.offsets[on_line[0]][0])]
-        first_on_line = not lead.strip(JUNK) and (gap_b is None or gap_b > 2 * h)
-        # something close to the right of the label (in the same word, or the next word)?
-        last = words[-1]
-        if m.end < layout.offsets[last][1] and text[m.end:layout.offsets[last][1]].strip(" :#.-"):
-            right_close = True
-        else:
-            nxt = layout.next_in_line(last)
-            while nxt is not None and (_speck(layout.words[nxt], h) or _is_border_read(layout, nxt)):
-                nxt = layout.next_in_line(nxt)   # dirt or a border beside a caption is no value
-            right_close = nxt is not None and \
-                layout.words[nxt].bbox[0] - layout.words[last].bbox[2] <= CELL_GAP * h
-        lh = LabelHit(m.start, m.end, m.key, m.num, m.term, tuple(words), line,
-                      first_on_line, first_on_line and not right_close)
-        if len(normalise_label(text[m.start:m.phrase_end])) == 1 and not m.term and \
-                not lh.cell_alone and not re.match(r"[ ]?[+(]?\d", text[m.end:m.end + 3]):
-            # "M." before a surname is an initial; "T 212 555 0100" is a label, and so is
-            # the "M" of a phone-message slip, printed alone before its fill-in line
-            continue
-        phrase = text[m.start:m.phrase_end].split()
-        if not lh.strong and lex.literal and len(phrase) == 1 and \
-                letters_key(phrase[0]) not in lex.literal:
-            continue   # a word that only an OCR confusion makes a label: "Allen", not "alien"
-        out.append(lh)
-    return out
-
-
-def _stop_starts(layout: PageView, lex: LabelLexicon) -> tuple[set[int], set[int]]:
-    """Start characters of stop labels ("Amount:", "Qty"): those that clearly begin a new
-    field, and all of them."""
-    text = layout.page.text
-    clear, every = set(), set()
-    for m in lex.stop_regex.finditer(text):
-        w = layout.word_at(m.start())
-        if w is None:
-            continue
-        # OCR often reads a speck or a quote before a header cell ("“Ship Via"): the
-        # stop label still begins its word
-        start = layout.offsets[w][0]
-        if text[start:m.start()].strip(JUNK):
-            continue
-        every.add(start)
-        gap = layout.gap_before(w)
-        h = layout.line_of_word(w).height
-        if m.group(0).rstrip().endswith((":", "#")) or gap is None or gap > 1.5 * h:
-            clear.add(start)
-    return clear, every
 
 
 class LabelRules:
@@ -347,13 +64,13 @@ class LabelRules:
         self.lex = lex
         self.vocab = vocab
         self.text = layout.page.text
-        self.labels = _label_hits(layout, lex)
+        self.labels = find_labels(layout, lex)
         # where a value must end: the start of a clear label or stop label
         # a weak label only ends a value when it was read surely: "Cc." read unsure at
         # the start of a cell is as likely the initial of "C. Barnes" under its header
         self.terminators = {lh.start for lh in self.labels if lh.strong or
                             (lh.first_on_line and self._read_surely(lh))}
-        clear_stops, self.stop_starts = _stop_starts(layout, lex)
+        clear_stops, self.stop_starts = stop_starts(layout, lex)
         self.terminators |= clear_stops
         self.label_words = {w for lh in self.labels if lh.strong for w in lh.words}
         # a label that names nothing where it stands (a strict one-letter label like "W",
@@ -403,9 +120,9 @@ class LabelRules:
             if gap > limit or self._is_terminator_word(w):
                 break
             s, e = lay.offsets[w]
-            if not started and _is_border_read(lay, w):
+            if not started and is_border_read(lay, w):
                 pass   # a cell border OCR read as "|" or "i" is no value
-            elif not _speck(lay.words[w], h):
+            elif not is_speck_word(lay.words[w], h):
                 if not toks and s in self.stop_starts:
                     break   # "Agency Commission": the next field's name, not a value
                 toks.append((s, e, self.text[s:e]))
@@ -845,15 +562,6 @@ class LabelRules:
                 sum(c.isalnum() for t, _ in taken for c in t[2]) < UNREADABLE_MIN_CHARS:
             return []
         return [Hit(group.rule, taken[0][0][0], taken[-1][0][1], UNREADABLE_SCORE)]
-
-
-def _speck(w, h: float) -> bool:
-    """A word of one or two characters (or one letter or digit among quotes and brackets:
-    '7")') that OCR was not sure of, or an unsure word less than half as tall as the text
-    of its line (a dotted rule read as "te *seete? Mes"): dirt, not a value."""
-    if 0 <= w.conf < 20 and (len(w.text.strip()) <= 2 or sum(c.isalnum() for c in w.text) <= 1):
-        return True
-    return w.is_speck(h)
 
 
 def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:
