@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from wordfreq import zipf_frequency
 
 from redactor.plugin_api import NAME_MAX_WORDS, PageView, given_names, reads_as_name, surnames, veto_words
 from redactor_plugins.rules.hits import Hit
@@ -34,6 +33,13 @@ RARE_WORD_ZIPF = 3.5          # wordfreq: a surname this rare as a word ("Archib
 INITIALS_SCORE = 0.7          # pattern band: the form of a name, no label or cue word
 CELL_GAP = 1.5                # text heights: a wider gap starts another cell of a form row
 CELL_NAME_SCORE = 0.6
+
+
+def _zipf(word: str) -> float:
+    """wordfreq's Zipf frequency of ``word``, imported on first use (loading the rules must
+    not load the word lists: the detector does when it is built)."""
+    from wordfreq import zipf_frequency
+    return zipf_frequency(word, "en")
 
 
 def _key(word: str) -> str:
@@ -142,7 +148,7 @@ def _given_name_start(layout: PageView, ws: tuple[int, ...], i: int) -> int:
     # ("Archibald N. Stewart"); not a caption's word ("PROJECT LEADER J. F. Anders")
     census = key in given_names()
     rare_surname = key in surnames() and word[1:].islower() and \
-        zipf_frequency(word.lower(), "en") < RARE_WORD_ZIPF
+        _zipf(word.lower()) < RARE_WORD_ZIPF
     if not _GIVEN.fullmatch(word) or not (census or rare_surname or not is_common_word(word.lower())) or \
             (key in veto_words() and not census):
         return start
