@@ -6,19 +6,13 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from box_checks import iou
 from redactor import registry
 from redactor.plugin_api import OcrPage, WordBox
 from redactor_eval.benchmarks.visual_pages import FONT, PAGE, draw_signature, draw_stamp
 from redactor_eval.ink import gold_covered, ink_mask, union_mask
 
 pytest.importorskip("cv2")
-
-
-def iou(a, b):
-    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = iw * ih
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
 @pytest.fixture(scope="module")

@@ -4,23 +4,13 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from box_checks import contains, iou
 from redactor import registry
 from redactor.errors import InputError
 from redactor.visual import find_visual
 from redactor_eval.benchmarks.visual_pages import FONT, PAGE, draw_qr, draw_stamp, generated_pages
 
 pytest.importorskip("cv2")
-
-
-def iou(a, b):
-    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = iw * ih
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
-
-
-def contains(outer, inner):
-    return outer[0] <= inner[0] and outer[1] <= inner[1] and outer[2] >= inner[2] and outer[3] >= inner[3]
 
 
 @pytest.fixture(scope="module")
