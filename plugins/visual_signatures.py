@@ -96,6 +96,8 @@ EDGE = 0.5                # ink this close to the page's edge is the scanner's
 MARGIN_WORDS = 20         # a text area is known from 20 confidently read words
 RULE_ABOVE = 4.0          # a signature sits on its line: its bottom within 4 h above the
 RULE_BELOW = 1.0          # rule, or crossing it by up to 1 h
+DATE_CAPTIONS = {"date", "dated", "expires", "expiry", "expiration"}
+DATE_CAPTION_GAP = 12.0   # a date caption's blank line reaches up to 12 h right of it
 PRINT_SHARE = 0.5         # a cluster whose ink is mostly under confident words is print
 
 
@@ -147,13 +149,16 @@ class SignatureDetector(VisualDetector):
 
     @classmethod
     def emits(cls) -> frozenset[str]:
-        return frozenset({"SIGNATURE"})
+        return frozenset({"SIGNATURE", "DATE"})
 
     def __init__(self, require_anchor: bool = True):
         self.require_anchor = as_bool("require_anchor", require_anchor)
 
     def find(self, image, page: OcrPage | None) -> list[Redaction]:
-        return [Redaction(box, "SIGNATURE", "", score, (self.name,))
+        words = words_of(page)
+        h = text_height(words, image.size[1])
+        return [Redaction(box, "DATE" if _after_date_caption(box, words, h) else "SIGNATURE", "", score,
+                          (self.name,))
                 for box, score in self.clusters(image, page)]
 
     # -- the work -------------------------------------------------------------------------
@@ -411,6 +416,20 @@ def _initials_in_margin(box, extent, h: float, shape) -> bool:
     if extent is None or box[2] - box[0] > INITIALS * h:
         return False
     return box[0] >= extent[2] or box[2] <= extent[0] or box[3] <= extent[1] or box[1] >= extent[3]
+
+
+def _after_date_caption(box, words, h: float) -> bool:
+    """Handwriting filled in after a form's date caption on its row ("Date ______ 6/21/90",
+    "My commission expires ______"): the date of a signing block, not its signature. The
+    caption is the confidently read word nearest to the left of the box on its row, within
+    DATE_CAPTION_GAP."""
+    y0, y1 = box[1], box[3]
+    left = [w for w in words if w.conf >= CONFIDENT and w.bbox[2] <= box[0] + 0.5 * h and
+            w.bbox[2] >= box[0] - DATE_CAPTION_GAP * h and
+            min(w.bbox[3], y1) - max(w.bbox[1], y0) >= 0.5 * (w.bbox[3] - w.bbox[1])]
+    if not left:
+        return False
+    return alnum(max(left, key=lambda w: w.bbox[2]).text) in DATE_CAPTIONS
 
 
 def _near_label(box, labels, h: float) -> bool:

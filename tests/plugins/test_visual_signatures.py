@@ -143,3 +143,16 @@ def test_initials_in_the_page_margin(ocr):
     image = Image.fromarray(arr).convert("RGB")
     found = registry.create("visual", "signatures").find(image, ocr.read(image))
     assert len(found) == 1 and iou(found[0].bbox, gold) >= 0.5
+
+
+
+@pytest.mark.parametrize("caption,kind", [("Date", "DATE"), ("Dated:", "DATE"), ("Signature:", "SIGNATURE")])
+def test_handwriting_after_a_date_caption_is_the_date(ocr, caption, kind):
+    # the same hand on the same rule: after a date caption ("Date ______ 6/21/90" of a
+    # signing block) it is the date written in, after a signature caption the signature
+    img = letter(caption)
+    arr = np.array(img)
+    gold = draw_signature(arr, 270, 715, 240, 46, seed=0)
+    image = Image.fromarray(arr).convert("RGB")
+    [found] = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert found.type == kind and iou(found.bbox, gold) >= 0.6
