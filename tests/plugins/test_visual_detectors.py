@@ -25,14 +25,6 @@ def words(*items):
                    "test")
 
 
-@pytest.fixture(scope="module")
-def ocr():
-    from redactor_plugins.tesseract_ocr import TesseractOcr
-    if TesseractOcr.unavailable_reason():
-        pytest.skip("tesseract not installed")
-    return TesseractOcr()
-
-
 def test_visual_plugins_registered_and_listed(capsys):
     assert {"codes", "faces", "signatures"} <= set(registry.names("visual"))
     assert registry.emits_of("visual", "signatures") == {"SIGNATURE", "DATE"}   # a date written in by hand

@@ -15,14 +15,6 @@ from redactor_eval.ink import gold_covered, ink_mask, union_mask
 pytest.importorskip("cv2")
 
 
-@pytest.fixture(scope="module")
-def ocr():
-    from redactor_plugins.tesseract_ocr import TesseractOcr
-    if TesseractOcr.unavailable_reason():
-        pytest.skip("tesseract not installed")
-    return TesseractOcr()
-
-
 def letter(label: str = "Signature:"):
     """A page with a line of body text and a signature label on a rule."""
     img = Image.new("L", PAGE, 255)

@@ -14,14 +14,6 @@ pytest.importorskip("cv2")
 
 
 @pytest.fixture(scope="module")
-def ocr():
-    from redactor_plugins.tesseract_ocr import TesseractOcr
-    if TesseractOcr.unavailable_reason():
-        pytest.skip("tesseract not installed")
-    return TesseractOcr()
-
-
-@pytest.fixture(scope="module")
 def pages():
     return {name: (image, golds) for name, image, golds in generated_pages() if name.startswith("stamp")}
 
