@@ -3,8 +3,11 @@ on one page image and returns their redactions, sanitized to the page.
 
 ``find_visual(detectors, image, page, existing)``: each detector's ``find`` is run in turn;
 a box is clipped to the page (a box with no area left is dropped), an unknown type is a
-plugin failure, and a visual box lying wholly inside another redaction (an earlier visual
-one or one of ``existing``, e.g. the text pipeline's) is dropped: it would burn nothing new.
+plugin failure, and a visual box lying wholly inside another redaction of its type (an
+earlier visual one or one of ``existing``, e.g. the text pipeline's) is dropped: it would
+burn nothing new and say nothing new. Inside a redaction of another type it stays: a
+signature under the box of the name OCR read from its cursive is still a signature, and
+the report (and a type-aware measure) should say so.
 
 With ``text_detectors`` (the run's text detectors), a visual redaction the plugin could only
 call OTHER but whose value is text (a QR code's or barcode's decoded payload, a stamp's
@@ -78,7 +81,7 @@ def find_visual(detectors: Sequence, image, page: OcrPage | None,
     """Visual redactions of every detector on one page (PIL RGB image, upright)."""
     width, height = image.size
     kept: list[Redaction] = []
-    covered = [r.bbox for r in existing]
+    covered = [(r.bbox, r.type) for r in existing]
     for det in detectors:
         name = getattr(det, "name", type(det).__name__)
         try:
@@ -93,11 +96,11 @@ def find_visual(detectors: Sequence, image, page: OcrPage | None,
             box = clip_box(r.bbox, width, height)
             if box is None:
                 continue
-            if any(_inside(box, c) for c in covered):
-                continue
             kind = r.type
             if kind == "OTHER" and r.value and text_detectors:
                 kind = type_by_text(r.value, text_detectors) or kind
+            if any(t == kind and _inside(box, c) for c, t in covered):
+                continue
             kept.append(Redaction(box, kind, r.value, r.score, r.sources or (name,)))
-            covered.append(box)
+            covered.append((box, kind))
     return kept

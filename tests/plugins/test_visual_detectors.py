@@ -118,7 +118,7 @@ def test_photo_block_found_whole_and_print_is_not():
     assert not registry.create("visual", "faces").find(Image.fromarray(arr).convert("RGB"), None)
 
 
-def test_find_visual_sanitizes_and_drops_boxes_inside_existing():
+def test_find_visual_sanitizes_and_drops_boxes_inside_existing_of_their_type():
     from redactor.errors import PluginFailed
     from redactor.visual import find_visual
 
@@ -132,12 +132,14 @@ def test_find_visual_sanitizes_and_drops_boxes_inside_existing():
             return self.out
 
     image = Image.new("RGB", (200, 100), "white")
-    existing = [Redaction((10, 10, 90, 50), "PERSON")]
-    got = find_visual([Fake([Redaction((20, 20, 80, 40), "SIGNATURE"),          # inside: dropped
+    existing = [Redaction((10, 10, 90, 50), "PERSON"), Redaction((100, 10, 140, 50), "SIGNATURE")]
+    got = find_visual([Fake([Redaction((20, 20, 80, 40), "SIGNATURE"),          # in a name's box: kept
+                             Redaction((110, 20, 130, 40), "SIGNATURE"),        # in a signature's: dropped
                              Redaction((150, 60, 260, 140), "SIGNATURE"),        # clipped
                              Redaction((300, 300, 400, 400), "SIGNATURE")])],    # off page
                       image, None, existing)
-    assert [(r.bbox, r.sources) for r in got] == [((150.0, 60.0, 200.0, 100.0), ("fake",))]
+    assert [(r.bbox, r.sources) for r in got] == [((20.0, 20.0, 80.0, 40.0), ("fake",)),
+                                                  ((150.0, 60.0, 200.0, 100.0), ("fake",))]
     with pytest.raises(PluginFailed):
         find_visual([Fake([Redaction((1, 1, 5, 5), "SQUIGGLE")])], image, None)
 
