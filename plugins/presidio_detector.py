@@ -25,8 +25,9 @@ from typing import Any, Iterable
 import yaml
 
 from redactor_plugins._census_names import census_name_recognizer
-from redactor.plugin_api import (Detector, InputError, is_known, load_label_mapping, mapping_file,
-                                ner_or_pattern, OcrPage, only_form_words, parse_types, PluginUnavailable, Span)
+from redactor.plugin_api import (Detector, InputError, given_names, is_known, load_label_mapping, mapping_file,
+                                ner_or_pattern, OcrPage, only_form_words, parse_types, PluginUnavailable, Span,
+                                surnames, MONTHS)
 from redactor_plugins._options import as_bool, as_choice, as_float
 from redactor_plugins._windows import merge_spans
 
@@ -124,6 +125,67 @@ def _name_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
 # Goldfarb", "H, M. BOGGIANO"), and the NER model then ends the name at it. The model reads
 # a copy with such commas put back to stops (one character for one, so offsets hold).
 _INITIAL_COMMA = re.compile(r"(?<![\w.,])([A-Z]),(?=[ ][A-Z])")
+
+
+# wordfreq's Zipf frequency from which a word is a common English word ("Request" 4.8,
+# "Original" 5.2, "Remarks" 4.2), the bound plugins/rules/people.py uses for rare surnames
+COMMON_WORD_ZIPF = 3.5
+
+
+def _common_word(word: str) -> bool:
+    from wordfreq import zipf_frequency   # on first use: loading the plugin stays light
+
+    return zipf_frequency(word.lower(), "en") >= COMMON_WORD_ZIPF
+
+
+def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A model's PERSON span ``text[start:end]`` cut to what can be a name. spaCy on form
+    text runs a name into the caption beside it or on the next line ("K. F. Lyle\nOriginal
+    - Project File", "William J. Schull Position Director"): a name is written on one
+    line, and a caption word of the form's vocabulary at its edge is the form's. A single
+    word left that is a common English word and no census given name or surname is a word
+    of the text the model took for a name ("Request", "Maintenance")."""
+    out = []
+    for m in re.finditer(r"[^\n]+", text[start:end]):
+        words = [(start + w.start(), start + w.end()) for w in re.finditer(r"\S+", m.group())
+                 ] if m.group().strip() else []
+        words = [(s + m.start(), e + m.start()) for s, e in words]
+        while words and _caption_word(text[words[0][0]:words[0][1]]):
+            words.pop(0)
+        while words and _caption_word(text[words[-1][0]:words[-1][1]]):
+            words.pop()
+        if not words:
+            continue
+        if len(words) == 1:
+            word = re.sub(r"[^A-Za-z'\-]", "", text[words[0][0]:words[0][1]])
+            # (two letters or fewer may be an initial OCR ran into a rule: "IR." for "R.")
+            if len(word) >= 3 and _common_word(word) and word.upper() not in given_names() \
+                    and word.upper() not in surnames():
+                continue
+        out.append((words[0][0], words[-1][1]))
+    return out
+
+
+def _caption_word(word: str) -> bool:
+    letters = re.sub(r"[^a-z]", "", word.lower())
+    # an initial ("A.") is a name's, whatever one-letter words the vocabulary holds
+    return len(letters) >= 2 and letters not in MONTHS and only_form_words(word)
+
+
+_ARTICLE = re.compile(r"(?:the|The|THE)\s+(?=\S)")
+
+
+def _past_article(text: str, start: int, end: int) -> int:
+    """Where a place's name starts: after the article spaCy takes into it ("the United
+    States", "the Hotel Plaza Athénée"); the name is what is printed capitalised."""
+    m = _ARTICLE.match(text, start, end)
+    return m.end() if m else start
+
+
+def _no_place(value: str) -> bool:
+    """A place is a proper noun: printed with a capital letter ("Bogota", "USA"), and not
+    a word of a form's own vocabulary (a caption or heading the model read as a place)."""
+    return not any(c.isupper() for c in value) or only_form_words(value)
 
 
 def initial_stops(text: str) -> str:
@@ -360,10 +422,14 @@ class PresidioDetector(Detector):
             if self.entities is not None and r.entity_type not in self.entities:
                 continue
             pieces = [(r.start, r.end)]
+            if fine == "LOCATION" and self.drop_form_words:
+                if _no_place(text[r.start:r.end]):
+                    continue   # spaCy on form text: "Parent", "CLIENT", "the" are no places
+                pieces = [(_past_article(text, r.start, r.end), r.end)]
             if fine == "PERSON" and self.drop_form_words:
                 if only_form_words(text[r.start:r.end]):
                     continue   # spaCy on form text: "Tel", "Purchase Order", "SALES" are no names
-                pieces = _name_pieces(text, r.start, r.end)
+                pieces = [q for s, e in _name_pieces(text, r.start, r.end) for q in _name_words(text, s, e)]
                 if pieces and pieces[-1][1] == r.end:
                     pieces[-1] = (pieces[-1][0], _with_name_suffix(text, r.end))
             spans.extend(Span(start=s, end=e, type=fine, score=float(r.score), detector=self.name,

@@ -107,6 +107,26 @@ def test_a_person_made_of_form_words_is_dropped(detector):
     assert raw.get("Bill") == "PERSON"
 
 
+def test_a_name_is_cut_at_its_line_end_and_a_lone_common_word_is_no_name(detector):
+    # spaCy on a report's routing block runs each name into the caption on the next line
+    # and reads a caption word alone as a person
+    page = page_of([["Reports", "Written Sy, P. D. Schickedantz", "Original to Dr. A. W. Spears",
+                     "Copies to Mr. J. Smith"], ["Reason for Request:", "Calculation of 1997 STR"]])
+    raw = found(PresidioDetector(drop_form_words=False).detect(page), page)
+    assert raw.get("P. D. Schickedantz\nOriginal") == "PERSON" and raw.get("Request") == "PERSON"
+    kept = found(detector.detect(page), page)
+    assert {k for k, v in kept.items() if v == "PERSON"} == {"P. D. Schickedantz", "A. W. Spears", "J. Smith"}
+
+
+def test_a_place_starts_after_its_article_and_is_capitalised():
+    page = page_of([["Manner of contact: meeting at the Hotel Plaza Athenee New York",
+                     "Subject-matter: to present Brazil's plan"]])
+    kept = found(PresidioDetector().detect(page), page)
+    assert kept.get("Hotel Plaza Athenee New York") == "LOCATION" and kept.get("Brazil") == "LOCATION"
+    assert not any(k.lower().startswith("the ") for k in kept)
+    assert pd._no_place("the") and pd._no_place("Parent") and not pd._no_place("Bogota")
+
+
 PROSE_NAMES = page_of([[
     "3. The petition filed by Kelsey Hill on September 13, 2001 does not raise a question.",
     "1. Morgan Smith, the station's general manager, may be contacted at (603) 889-5655.",
