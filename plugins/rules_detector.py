@@ -26,6 +26,7 @@ from redactor_plugins.rules.org_names import distinguished_name_hits, short_name
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits
 from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
+from redactor_plugins.rules.page_stamps import is_page_stamp
 from redactor_plugins.rules.values import is_common_word
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
@@ -302,6 +303,7 @@ class RulesDetector(Detector):
                 continue
             pieces = self._unclaimed_pieces(page.text, h, primary)
             fallback += [p for p in pieces if not self._product_code(page.text, p) and
+                         not is_page_stamp(layout, p.start, p.end) and
                          (pieces == [h] or not self._under_product_header(layout, p))]
         return primary + fallback
 

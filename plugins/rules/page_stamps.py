@@ -1,0 +1,34 @@
+"""Numbers a page carries about itself: the page identifier that archives and litigation
+productions stamp at a page's edge (a Bates number, "91361993" up the right margin or at
+the foot). It names the sheet in a collection, like a page number, not a person's record,
+so the catch-all for long numbers leaves it alone (labelled values are other rules')."""
+from __future__ import annotations
+
+import re
+
+from redactor.plugin_api import PageView
+
+EDGE_BAND = 0.18          # within the outer 18 % of the page's width or height (the margin
+                          # and the foot, where the stamp goes; body text starts further in)
+STAMP_DIGITS = (7, 10)    # a page identifier is a run of 7 to 10 digits, one group
+
+
+def is_page_stamp(layout: PageView, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a page identifier: one group of 7-10 digits (a stray
+    mark OCR read beside it aside: "8'7533049"), alone on its line, in the page's edge band."""
+    value = layout.page.text[start:end].strip()
+    digits = re.sub(r"\D", "", value)
+    if not STAMP_DIGITS[0] <= len(digits) <= STAMP_DIGITS[1] or len(value) - len(digits) > 1 \
+            or re.search(r"[A-Za-z\s]", value):
+        return False
+    ids = layout.words_in(start, end)
+    if not ids:
+        return False
+    line = layout.line_of_word(ids[0])
+    if any(w not in ids and any(c.isalnum() for c in layout.words[w].text) for w in line.words):
+        return False
+    boxes = [layout.words[w].bbox for w in ids]
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    width, height = layout.page.width, layout.page.height
+    return min(x0 / width, 1 - x1 / width, y0 / height, 1 - y1 / height) <= EDGE_BAND

@@ -1,0 +1,43 @@
+"""The catch-all for long numbers leaves a page's own identifier alone: the Bates number an
+archive or a litigation production stamps at a page's edge names the sheet, not a person."""
+from __future__ import annotations
+
+import pytest
+
+from redactor_plugins.rules_detector import RulesDetector
+from redactor_plugins.rules.page_stamps import is_page_stamp
+from redactor.plugin_api import page_view
+from rules_pages import page_from_rows
+
+BODY = ["The committee met on the second floor to review the test results."] * 10
+
+
+@pytest.fixture(scope="module")
+def det():
+    return RulesDetector()
+
+
+def _numbers(det, page):
+    return {s.text for s in det.detect(page) if s.type == "REFERENCE_NUMBER"}
+
+
+def test_a_number_alone_at_the_page_edge_is_the_pages_own(det):
+    page = page_from_rows(BODY[:5] + [[(900, "40626513")]] + BODY[5:] + [[(1800, "91361993")]])
+    got = _numbers(det, page)
+    # the same shape in the body is still guessed an identifier; at the foot it is the page's
+    assert "40626513" in got and "91361993" not in got
+    view = page_view(page)
+    start = page.text.index("91361993")
+    assert is_page_stamp(view, start, start + 8)
+
+
+@pytest.mark.parametrize("row", [
+    "Acct 91361993",                          # a caption beside it: a value of the form
+    [(1800, "9136 1993")],                    # two groups: a phone or an account, not a stamp
+    [(1800, "AB361993")],                     # letters: a code
+])
+def test_a_stamp_is_one_group_of_digits_alone_on_its_line(det, row):
+    page = page_from_rows(BODY + [row])
+    value = row.split()[-1] if isinstance(row, str) else row[-1][1]
+    start = page.text.index(value)
+    assert not is_page_stamp(page_view(page), start, start + len(value))
