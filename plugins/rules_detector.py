@@ -26,7 +26,7 @@ from redactor_plugins.rules.org_names import distinguished_name_hits, short_name
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits
 from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
-from redactor_plugins.rules.page_stamps import is_page_stamp
+from redactor_plugins.rules.page_stamps import is_form_control_number, is_page_stamp
 from redactor_plugins.rules.values import is_common_word
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
@@ -286,6 +286,10 @@ class RulesDetector(Detector):
         labelled = [h for h in hits if h.rule.startswith("label_") and h.score >= LABEL_SCORE]
         hits = [h for h in hits if h.rule not in SHAPE_RULES or h.score >= LABEL_SCORE or
                 not any(lb.start <= h.start and h.end <= lb.end for lb in labelled)]
+        # a federal form's control number ("OMB No. 1105-0006") is the form's, whichever
+        # rule read it (plugins/rules/page_stamps.py)
+        hits = [h for h in hits if h.rule not in NUMBER_LABEL_RULES or
+                not is_form_control_number(page.text, h.start)]
         if "repeats" not in off:
             hits += _label_repeats(page.text, hits)
             hits += _damaged_repeats(layout, hits)
@@ -304,6 +308,7 @@ class RulesDetector(Detector):
             pieces = self._unclaimed_pieces(page.text, h, primary)
             fallback += [p for p in pieces if not self._product_code(page.text, p) and
                          not is_page_stamp(layout, p.start, p.end) and
+                         not is_form_control_number(page.text, p.start) and
                          (pieces == [h] or not self._under_product_header(layout, p))]
         return primary + fallback
 

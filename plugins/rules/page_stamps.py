@@ -1,7 +1,12 @@
-"""Numbers a page carries about itself: the page identifier that archives and litigation
-productions stamp at a page's edge (a Bates number, "91361993" up the right margin or at
-the foot). It names the sheet in a collection, like a page number, not a person's record,
-so the catch-all for long numbers leaves it alone (labelled values are other rules')."""
+"""Numbers a page carries about itself, which the catch-all for long numbers leaves alone
+(labelled values are other rules'):
+
+- the page identifier that archives and litigation productions stamp at a page's edge (a
+  Bates number, "91361993" up the right margin or at the foot): it names the sheet in a
+  collection, like a page number, not a person's record;
+- a government form's own control number, printed in its header ("OMB No. 1105-0004",
+  "Budget Bureau No. 43-R226" on older US federal forms): it names the form, the same on
+  every copy anyone files."""
 from __future__ import annotations
 
 import re
@@ -11,6 +16,16 @@ from redactor.plugin_api import PageView
 EDGE_BAND = 0.18          # within the outer 18 % of the page's width or height (the margin
                           # and the foot, where the stamp goes; body text starts further in)
 STAMP_DIGITS = (7, 10)    # a page identifier is a run of 7 to 10 digits, one group
+
+
+# "OMB No.", "O.M.B. No.", "Budget Bureau No.", as OCR reads them ("OMB Ne.", "IMB NO.",
+# "Bud; ureau No.")
+FORM_CONTROL = re.compile(r"(?i)(?:(?<![A-Za-z])[OI0]\.?[ ]?M\.?[ ]?B\.?|reau)[ ]?N[oe0][.,:]?[ ]*$")
+
+
+def is_form_control_number(text: str, start: int) -> bool:
+    """Whether the number at ``start`` follows a form's control-number caption."""
+    return bool(FORM_CONTROL.search(text[max(0, start - 24):start]))
 
 
 def is_page_stamp(layout: PageView, start: int, end: int) -> bool:
