@@ -12,9 +12,13 @@ from redactor.plugin_api import Line, PageView
 from redactor_plugins.rules.lexicon import LabelLexicon, letters_key, normalise_label
 
 CELL_GAP = 2.5           # text heights: a wider gap between a line's words starts another cell
+STRAY_JOIN_GAP = 2.0     # text heights: a caption's words around a stray symbol stand this close
 FUZZY_CUTOFF = 0.84      # similarity a misread label needs to its lexicon phrase
 CLOSEST_MEMO = 50_000    # fuzzy lookups kept per lexicon before the memo starts again
 JUNK = "‘’'`\"“”|•·*~^_.,;:!-–—=+"
+STRAY = "}{)(][|~^`'\"‘’“”•·*»«"    # symbols a speck or a bracket's stroke is read as
+NUMBER_CAPTION = "no"    # the key of a bare number caption ("No.") in the lexicon
+_LEADING_RULE = re.compile(r"(?<![^\s])_+(?=[A-Za-z])")
 BAR_LIKE = "|!il1I()[]{}/\\"   # what OCR reads a vertical cell border as
 BORDER_READ_W = 0.6      # text heights: a border read as a word is at most this wide ...
 BORDER_READ_H = 1.3      # ... and, unless read as "|", at least this tall
@@ -73,6 +77,9 @@ def _split_across_cells(layout: PageView, lex: LabelLexicon, matches: list[_Matc
 
 
 def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | None = None) -> list[_Match]:
+    # a fill-in line OCR glued to the front of a caption ("_CONTRACT", "__Lorillard") is
+    # no part of its word: matched as if it were a space (the same length keeps offsets)
+    text = _LEADING_RULE.sub(lambda r: " " * len(r.group()), text)
     out = []
     for m in lex.regex.finditer(text, pos, len(text) if endpos is None else endpos):
         if re.match(r"[ .]*box\b", text[m.end("phrase"):], re.I):
@@ -82,6 +89,46 @@ def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | Non
         out.append(_Match(m.start(), m.end(), m.end("phrase"), normalise_label(m.group("phrase")),
                           bool(m.group("num")), bool(m.group("term"))))
     return out
+
+
+def is_stray_symbol(layout: PageView, w: int) -> bool:
+    """A word that is one or two stray symbols ("}", "|", "~"): a speck or a bracket's
+    stroke OCR read inside a caption ("Sample } No.")."""
+    t = layout.words[w].text
+    return len(t) <= 2 and all(c in STRAY for c in t)
+
+
+def _across_stray_symbols(layout: PageView, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
+    """A caption whose words OCR read with a stray symbol between them ("for Sample } No.
+    5030"): matched again with the symbol left out, when its neighbours stand as close as
+    a phrase's words do (STRAY_JOIN_GAP text heights apart at most: a cell border between
+    two captions leaves more room). The whole caption replaces the labels found in its
+    pieces."""
+    text = layout.page.text
+    found: list[_Match] = []
+    for line in layout.lines:
+        ws = line.words
+        for k in range(1, len(ws) - 1):
+            p, j, n = ws[k - 1], ws[k], ws[k + 1]
+            if not is_stray_symbol(layout, j) or is_stray_symbol(layout, p) or is_stray_symbol(layout, n):
+                continue
+            if layout.words[n].bbox[0] - layout.words[p].bbox[2] > STRAY_JOIN_GAP * line.height:
+                continue
+            a, b = ws[max(0, k - 4)], ws[min(len(ws) - 1, k + 4)]
+            left = text[layout.offsets[a][0]:layout.offsets[p][1]]
+            right = text[layout.offsets[n][0]:layout.offsets[b][1]]
+            cut = len(left)
+
+            def back(i: int, a=a, n=n, cut=cut) -> int:
+                return layout.offsets[a][0] + i if i <= cut else layout.offsets[n][0] + i - cut - 1
+
+            for m in _regex_matches(left + " " + right, lex):
+                if m.start < cut < m.phrase_end:
+                    found.append(_Match(back(m.start), back(m.end), back(m.phrase_end), m.key, m.num, m.term))
+    if not found:
+        return matches
+    kept = [m for m in matches if not any(f.start < m.end and m.start < f.end for f in found)]
+    return kept + found
 
 
 def _closest(lex: LabelLexicon, key: str, keys: list[str]) -> list[str]:
@@ -224,6 +271,7 @@ def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
     text = layout.page.text
     out = []
     matches = _split_across_cells(layout, lex, _regex_matches(text, lex))
+    matches = _across_stray_symbols(layout, lex, matches)
     matches += _fuzzy_matches(text, lex, matches)
     matches = _header_cells(layout, lex, matches)
     matches = _with_annotations(text, _compounds(layout, sorted(matches, key=lambda m: m.start)))
@@ -252,7 +300,10 @@ def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
                 nxt = layout.next_in_line(nxt)   # dirt or a border beside a caption is no value
             right_close = nxt is not None and \
                 layout.words[nxt].bbox[0] - layout.words[last].bbox[2] <= CELL_GAP * h
-        lh = LabelHit(m.start, m.end, m.key, m.num, m.term, tuple(words), line,
+        caption = m.key == NUMBER_CAPTION and _number_caption(layout, lex, m, on_line[0], first_on_line)
+        if m.key == NUMBER_CAPTION and not caption:
+            continue   # "no" the word, or the number word of the word before it
+        lh = LabelHit(m.start, m.end, m.key, m.num, m.term or caption, tuple(words), line,
                       first_on_line, first_on_line and not right_close)
         if len(normalise_label(text[m.start:m.phrase_end])) == 1 and not m.term and \
                 not lh.cell_alone and not re.match(r"[ ]?[+(]?\d", text[m.end:m.end + 3]):
@@ -265,6 +316,35 @@ def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
             continue   # a word that only an OCR confusion makes a label: "Allen", not "alien"
         out.append(lh)
     return out
+
+
+def _number_caption(layout: PageView, lex: LabelLexicon, m: _Match, first: int, first_on_line: bool) -> bool:
+    """Whether a bare "No." is a caption of its own, the number of the document, case or
+    sample the page is about ("No. C-40" in a form's corner, "Dade County, Florida. No.
+    69-1351" on a court paper): written as the abbreviation (its dot, or the comma or
+    colon OCR reads for it), opening its cell or following a sentence's end, and not
+    "No. of" (a count). After a word it is that word's number ("Page No. 3",
+    "Maker No."), which the lexicon names when it is a label of ours."""
+    text = layout.page.text
+    after = text[m.phrase_end:m.phrase_end + 1]
+    if not (text[m.phrase_end - 1] == "." or after in (",", ":", "#") or m.term):
+        return False
+    if re.match(r"[ .,:]*of\b", text[m.phrase_end:m.phrase_end + 6], re.I):
+        return False
+    if first_on_line:
+        return True
+    line = layout.line_of_word(first)
+    pos = line.words.index(first)
+    if pos == 0:
+        return True
+    prev = line.words[pos - 1]
+    start = layout.offsets[prev][0]
+    stop = lex.stop_regex.match(text, start)
+    if stop is not None and stop.end() > m.start:
+        return False   # "Cat. No.", "Item No.": a stop label's own number word
+    # after a sentence's full stop ("Dade County, Florida. No. 69-1351"), not after an
+    # abbreviation's or a citation's ("Vol. 44, No. 145", "F.P.M. No. 1")
+    return re.fullmatch(r"[A-Za-z]{4,}\.", layout.words[prev].text) is not None
 
 
 def stop_starts(layout: PageView, lex: LabelLexicon) -> tuple[set[int], set[int]]:

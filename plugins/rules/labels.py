@@ -39,11 +39,15 @@ COMB_GAP = 6.0
 # kinds of value a label in running text may find at the start of the next line: shapes
 # that a value parser checks (digits, an @, a made-up user name), never a person's name
 WRAPPED_KINDS = ("id", "phone", "card", "email", "online")
+# kinds of value that stand right of their caption only: under a bare "No." heading a
+# table's column are its rows' numbers (1, 2, 3), not a reference
+RIGHT_ONLY_KINDS = ("number",)
 # A strong label's unreadable value (LabelRules._unreadable_value): words read below
 # UNSURE_CONF are unsure; at most this many words by kind of value are taken, with at least
 # this many letters and digits; the score says "label, but no value shape". A form's "Date
 # ____" line is filled in by hand like its name ("6/21/90" read as "A Les [Fo").
-UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "online": 2, "date": 3}
+UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "online": 2, "date": 3,
+                    "period": 3, "code": 3}
 UNREADABLE_MIN_CHARS = 3
 UNREADABLE_SCORE = 0.6
 
@@ -122,6 +126,8 @@ class LabelRules:
             s, e = lay.offsets[w]
             if not started and is_border_read(lay, w):
                 pass   # a cell border OCR read as "|" or "i" is no value
+            elif not started and self._underline_read(w, h):
+                pass   # the fill-in line under the value, read as a character over it
             elif not is_speck_word(lay.words[w], h):
                 if not toks and s in self.stop_starts:
                     break   # "Agency Commission": the next field's name, not a value
@@ -129,6 +135,17 @@ class LabelRules:
                 prev = w
             w = lay.next_in_line(w)
         return [t for t in toks if t[2].strip()]
+
+    def _underline_read(self, w: int, h: float) -> bool:
+        """A fill-in line OCR read as a character ("No. 0 27", the "0" a box as wide as the
+        value's line): one or two characters read unsure, wider than two text heights,
+        whose box holds the start of the next word (the value typed on the line)."""
+        lay = self.layout
+        word = lay.words[w]
+        nxt = lay.next_in_line(w)
+        return 0 <= word.conf < UNSURE_CONF and len(word.text.strip()) <= 2 and \
+            word.bbox[2] - word.bbox[0] > 2 * h and nxt is not None and \
+            word.bbox[0] <= lay.words[nxt].bbox[0] < word.bbox[2]
 
     def _word_spacing(self, lh: LabelHit) -> float:
         """The widest gap between the label's words on its line (0 for a one-word label)."""
@@ -242,7 +259,11 @@ class LabelRules:
             groups = [g for g in groups if g.suffix]
         return groups
 
-    def _value(self, group: LabelGroup, toks: list[V.Token], strong: bool) -> list[Hit]:
+    def _value(self, group: LabelGroup, toks: list[V.Token], strong: bool,
+               caption: bool = False, extension: bool = False) -> list[Hit]:
+        """The value of ``group``'s kind in ``toks``. ``caption``: the label is a field's
+        caption (marked, or opening its line); ``extension``: a phone caption marked as
+        one, after which 3 to 5 digits alone are an internal extension."""
         kind = group.value
         if kind not in ("name", "organization"):
             # "Your member ID is 88A-20-1174", "account number: 123"
@@ -284,8 +305,9 @@ class LabelRules:
             return hits
         if kind == "organization":
             r = V.organization_value(toks)
-        elif kind == "id":
-            r = V.id_value(toks, strong)
+        elif kind in ("id", "code", "number"):
+            r = V.id_value(toks, strong, caption=caption) if kind == "id" else \
+                V.code_value(toks, strong) if kind == "code" else V.number_value(toks)
             # "Podesta Group 11/5/10": a day, month and year written with slashes are a
             # date (the date rule's), whatever word before them reads as a label
             if r is not None and _SLASH_DATE.fullmatch(self.text[r[0]:r[1]]):
@@ -293,13 +315,15 @@ class LabelRules:
         elif kind == "card":
             r = V.id_value(toks, strong, min_digits=4)
         elif kind == "phone":
-            r = V.phone_value(toks)
+            r = V.phone_value(toks, extension)
         elif kind == "email":
             r = V.email_value(toks, strong)
         elif kind == "online":
             r = V.online_value(toks, self.vocab) if strong else V.online_value_in_prose(toks, self.vocab)
         elif kind == "date":
             r = V.date_value(toks)
+        elif kind == "period":
+            r = V.period_value(toks)
         else:
             return []
         return [] if r is None else [Hit(group.rule, r[0], r[1], group.score)]
@@ -438,10 +462,11 @@ class LabelRules:
                     if lh.strong:
                         addresses.extend((h.start, h.end) for h in found)
                 else:
-                    found = self._value(g, toks, lh.strong)
+                    found = self._value(g, toks, lh.strong, caption=lh.strong or lh.first_on_line,
+                                        extension=lh.has_term or lh.has_num)
                 if found:
                     break
-            if not found and toks and lh.strong:
+            if not found and toks and lh.strong and groups[0].value not in RIGHT_ONLY_KINDS:
                 found = self._unreadable_value(groups[0], toks)
             if not found and not toks and not lh.strong:
                 # "Please use account\n278307-298": running text wrapped between a label
@@ -469,7 +494,8 @@ class LabelRules:
             if not lh.strong:
                 weak.append((lh, found))
                 continue
-            if found or (toks and not self._far_dirt(lh, toks)):
+            if found or (toks and not self._far_dirt(lh, toks)) or \
+                    all(g.value in RIGHT_ONLY_KINDS for g in groups):
                 hits.extend(found)
                 continue
             # nothing on the right, or only unsure dirt in the next cell (a smudge read "fo}"
@@ -480,7 +506,7 @@ class LabelRules:
             for g in groups:
                 if g.value in ("address", "party"):
                     continue   # handled above through _first_run
-                found = self._value(g, btoks, True)
+                found = self._value(g, btoks, True, extension=lh.has_term or lh.has_num)
                 if found and g.value == "id":
                     found = self._with_comb_rest(found, run)
                 if found:

@@ -23,10 +23,15 @@ _MONEY = re.compile(r"^[(\-]?[$€£¥](?:\D|$)|^[(\-]?[$€£¥]\s?-?" + _AMOUN
                     r"|^(?:USD|EUR|GBP)$")
 _NAME_WORD = re.compile(r"^[A-Z][A-Za-z'’\-–—]*\.?$|^[A-Z]\.(?:[A-Z]\.)*$")
 _LOWER_WORD = re.compile(r"^[a-z][a-z'’\-]+$")
-# '@' is how OCR often reads a 0 in a number, '=' a hyphen on a noisy scan ("69231=72")
-_ID_TOKEN = re.compile(r"^[#@]?[A-Za-z0-9*][A-Za-z0-9*\-/._#:@=]*$")
-# '$' and '§' are how OCR reads a 5 or 8 on a noisy scan; B/G/Z a 8/6/2
-_PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlSBGZ$§|()\-.,/]*[0-9][0-9OoIlSBGZ$§|()\-.,/]*$")
+# '@' is how OCR often reads a 0 in a number, '=' or '~' a hyphen on a noisy scan
+# ("69231=72", "69~1351")
+_ID_TOKEN = re.compile(r"^[#@]?[A-Za-z0-9*][A-Za-z0-9*\-/._#:@=~]*$")
+# '$' and '§' are how OCR reads a 5 or 8 on a noisy scan; B/G/Z a 8/6/2; '_' the fill-in
+# line the number was typed on, read into it ("202/_457-4850")
+_PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlSBGZ$§|()\-.,/_]*[0-9][0-9OoIlSBGZ$§|()\-.,/_]*$")
+# An internal extension: the 3 to 5 digits a corporate form gives after its phone caption
+# ("Telephone # 6926", "Phone Number: 7970"), the switchboard being the company's own.
+_EXTENSION = re.compile(r"(?:(?:ext\.?|x)[ ]?)?\d{3,5}", re.I)
 # A currency sign stuck to a bare run of digits and capitals ("$244292", "£15897") after an
 # identifier's label: OCR's reading of a leading S, 5 or E. An amount has separators or
 # decimals ("$1,234.00") or sits under an amount's label, not an identifier's.
@@ -221,13 +226,18 @@ def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
 _COMB_DIGITS = re.compile(r"\d+(?:[|_\-–—]+\d+)+[|_\-–—]*")
 
 
-def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[int, int] | None:
+def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
+             caption: bool = False) -> tuple[int, int] | None:
     """An identifier: one to five tokens of letters, digits and -/._#, with digits (OCR
-    confusions count only as letters); amounts and percentages are not identifiers."""
+    confusions count only as letters); amounts and percentages are not identifiers.
+    ``caption``: the label is a field's caption (``strong``, or opening its line), before
+    which a currency sign stuck to bare digits is a misread character, not money."""
     picked: list[Token] = []
     for k, tok in enumerate(tokens):
-        if not picked and tok[2].strip() in ("-", "–", "—"):
-            continue   # a dash between the label and its value ("Account No. — 2572593572")
+        if not picked and _EMPTY.match(tok[2].strip()):
+            # a dash between the label and its value ("Account No. — 2572593572"), or the
+            # fill-in line the value was typed on ("Sample NO, _ 5031")
+            continue
         st = strip_token(tok, _STRIP + ".")
         if st is None:
             if tok[2].strip() in (":", "#", "-", "|", "/"):
@@ -235,12 +245,12 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[in
             break
         t = st[2]
         # "36 -51393": OCR put a space before the separator inside one identifier
-        continued = bool(picked) and re.fullmatch(r"[\-/][A-Za-z0-9][A-Za-z0-9\-/]*", t) is not None
+        continued = bool(picked) and re.fullmatch(r"[\-/=~][A-Za-z0-9][A-Za-z0-9\-/]*", t) is not None
         # ... after any label when no amount is written so ("€2,25097": a comma where no
         # thousands grouping puts one)
         misread = not picked and _MISREAD_SIGN.match(t) is not None and \
             sum(c.isdigit() for c in t) >= 3 and \
-            (not is_money(t) or ((strong or t[0] == "§") and "," not in t))
+            (not is_money(t) or ((strong or caption or t[0] == "§") and "," not in t))
         if not misread and (is_money(t) or not (_ID_TOKEN.match(t) or continued or
                                                 _COMB_DIGITS.fullmatch(t))):
             break
@@ -265,7 +275,46 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1) -> tuple[in
     return picked[0][0], picked[-1][1]
 
 
-def phone_value(tokens: list[Token]) -> tuple[int, int] | None:
+# A code written in capitals, letters only or with a hyphen ("PMRM", "BD-FF."): 2 to 8
+# characters with 2+ capitals; "N/A", "NONE" and "TBD" say there is none.
+_CAPITALS_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*")
+_NO_CODE = frozenset({"NA", "N/A", "NONE", "TBD", "NIL"})
+
+
+def code_value(tokens: list[Token], strong: bool) -> tuple[int, int] | None:
+    """The value of a code caption ("Project Code"): an identifier, or, after a caption
+    marked as one (``strong``), a short run of capitals alone ("PMRM")."""
+    r = id_value(tokens, strong)
+    if r is not None or not strong:
+        return r
+    toks = [t for t in tokens if not _EMPTY.match(t[2].strip())]
+    st = strip_token(toks[0], _STRIP + ".") if toks else None
+    if st is None or st[2] in _NO_CODE or not 2 <= len(st[2]) <= 8 or \
+            not _CAPITALS_CODE.fullmatch(st[2]) or sum(c.isalpha() for c in st[2]) < 2:
+        return None
+    if len(toks) > 1 and toks[1][2][:1].isalnum():
+        return None   # "CODE NEW YORK OFFICE": words, not a code
+    return st[0], st[1]
+
+
+def number_value(tokens: list[Token]) -> tuple[int, int] | None:
+    """The value of a bare number caption ("No. C-40", "No, 69~1351", "No. 27"): an
+    identifier with 2+ digits; "No. 1", an item of a list, is none."""
+    return id_value(tokens, True, min_digits=2)
+
+
+def phone_value(tokens: list[Token], extension: bool = False) -> tuple[int, int] | None:
+    """A phone number of 7+ digits; ``extension`` (after a phone caption marked as one)
+    also an internal extension of 3 to 5 digits standing alone."""
+    if extension and tokens:
+        # "ext. 4411" as OCR splits it: the marker and the digits are one value
+        n = 2 if len(tokens) > 1 and re.fullmatch(r"(?i)ext\.?|x", tokens[0][2]) else 1
+        first = strip_token(tokens[0], " ,;:[]{}\"'.")
+        last = strip_token(tokens[n - 1], " ,;:[]{}\"'.")
+        if first is not None and last is not None and \
+                _EXTENSION.fullmatch(" ".join(t[2] for t in tokens[:n]).rstrip(" ,;:.")) and \
+                (len(tokens) == n or not any(c.isdigit() for c in tokens[n][2])):
+            return first[0], last[1]
     picked: list[Token] = []
     for tok in tokens:
         st = strip_token(tok, " ,;:[]{}\"'")
@@ -395,6 +444,9 @@ def date_value(tokens: list[Token]) -> tuple[int, int] | None:
         if st is None:
             break
         t = st[2]
+        if t.endswith(".") and t[:1].isdigit() and _DATE_TOKEN.match(t[:-1]):
+            st = (st[0], st[1] - 1, t[:-1])    # "YEAR COVERED: 1985.": a full stop ends it
+            t = st[2]
         if not _DATE_TOKEN.match(t):
             break
         if t[0].isalpha() and t.lower().rstrip(".") not in _MONTHS and t.lower() != "of":
@@ -410,3 +462,37 @@ def date_value(tokens: list[Token]) -> tuple[int, int] | None:
     if is_money(" ".join(t[2] for t in picked)):
         return None
     return picked[0][0], picked[-1][1]
+
+
+# Words between a period caption and its value that say which period ("Month of", "Year
+# ending"), and a year as forms write one alone (1985, 1985-86, 1985/1986).
+_PERIOD_WORDS = frozenset({"month", "year", "week", "quarter", "of", "for", "the", "ending",
+                           "ended", "beginning", "fiscal", "calendar", "on"})
+_YEAR = re.compile(r"(?:19|20)\d{2}(?:[-/](?:\d{2}|(?:19|20)\d{2}))?")
+
+
+def period_value(tokens: list[Token]) -> tuple[int, int] | None:
+    """The value of a period caption ("Reporting Period: Month of May", "YEAR COVERED:
+    1985."): a date, or a month's name (with its year when written), or a year alone."""
+    k = 0
+    while k < len(tokens) and (tokens[k][2].lower().strip(".,:") in _PERIOD_WORDS or
+                               _EMPTY.match(tokens[k][2].strip())):
+        k += 1
+    rest = tokens[k:]
+    r = date_value(rest)
+    if r is not None:
+        # a date written as one ("6/30/85", "June 30, 1985") or a year; a bare count is a
+        # duration ("the period beginning 60 days prior")
+        value = " ".join(t[2][max(0, r[0] - t[0]):r[1] - t[0]] for t in rest if t[0] < r[1] and r[0] < t[1])
+        if any(c.isalpha() for c in value) or re.search(r"\d[/.\-]\d", value) or \
+                _YEAR.fullmatch(value.strip(".")):
+            return r
+        return None
+    st = strip_token(rest[0], _STRIP + ".") if rest else None
+    if st is None:
+        return None
+    if st[2].lower() in _MONTHS and st[2][:1].isupper():
+        return st[0], st[1]
+    if _YEAR.fullmatch(st[2]):
+        return st[0], st[1]
+    return None

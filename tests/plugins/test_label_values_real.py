@@ -1,0 +1,142 @@
+"""Values after form captions that real pages (the real dev set, issue 31) print and the
+rules detector missed: a bare "No." caption, a code of capitals, a caption read with a
+stray symbol or a fill-in line glued to it, OCR's '~' and '£' inside an identifier, a
+phone caption's internal extension, a period caption's month or year. And what stays
+no value: counts, page numbers, citations, amounts, quantities."""
+from __future__ import annotations
+
+import pytest
+from rules_pages import one_line_rows, page_from_rows
+
+from redactor_plugins.rules_detector import RulesDetector
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return RulesDetector()
+
+
+def found(rules, page) -> set[tuple[str, str]]:
+    return {(s.type, s.text) for s in rules.detect(page)}
+
+
+def of_type(rules, page, typ: str) -> list[str]:
+    return [s.text for s in rules.detect(page) if s.type == typ]
+
+
+# --- a bare number caption ------------------------------------------------------------------
+
+def test_a_number_caption_in_a_forms_corner_names_a_reference(rules):
+    page = one_line_rows([[(20, "Date: 10/9/87"), (500, "No."), (600, "C-40")]])
+    assert ("REFERENCE_NUMBER", "C-40") in found(rules, page)
+
+
+def test_a_number_caption_after_a_sentence_names_a_reference_read_with_a_tilde(rules):
+    page = page_from_rows(["3. Court: Circuit Court, Dade County, Florida. No, 69~1351"])
+    spans = found(rules, page)
+    assert ("REFERENCE_NUMBER", "69~1351") in spans, spans
+    # the number caption ends the place before it
+    assert not any("No" in text for typ, text in spans if typ == "LOCATION"), spans
+
+
+@pytest.mark.parametrize("row", [
+    "No. of samples 12",                       # a count
+    "NO. OF UNITS 12",
+    "Page No. 3",                              # the page's number
+    "Page 3 of 5",
+    "F.P.M. No. 1 Roller 477.5",               # an item of a list
+    "Federal Register, Vol. 44, No. 145, page 12",   # a citation
+    "There is no 24 hour service",             # the word, not the abbreviation
+    "Item No. 1234 Widget",                    # a stop label's own number word
+])
+def test_no_reference_without_a_number_caption(rules, row):
+    assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
+
+
+def test_a_bare_number_caption_heads_no_column(rules):
+    """Under a table's "No." heading stand its rows' numbers."""
+    page = page_from_rows([[(20, "No."), (200, "Description")],
+                           [(20, "12"), (200, "Filters")],
+                           [(20, "13"), (200, "Papers")]])
+    assert not of_type(rules, page, "REFERENCE_NUMBER")
+
+
+# --- captions read with a stray symbol or a glued fill-in line -------------------------------
+
+def test_a_caption_read_with_a_stray_symbol_still_names_its_value(rules):
+    page = page_from_rows(["control for Sample } No. 5030"])
+    assert ("REFERENCE_NUMBER", "5030") in found(rules, page)
+
+
+def test_a_fill_in_line_between_caption_and_value_is_skipped(rules):
+    page = one_line_rows([[(20, "Sample NO,"), (135, "_"), (150, "5031")]])
+    assert ("REFERENCE_NUMBER", "5031") in found(rules, page)
+
+
+def test_a_fill_in_line_glued_to_a_caption_and_a_misread_sign(rules):
+    page = page_from_rows(["_CONTRACT £1032"])
+    assert ("REFERENCE_NUMBER", "£1032") in found(rules, page)
+
+
+@pytest.mark.parametrize("row", ["Total 1032", "_TOTAL £1032", "Contract £1,032.00", "Qty 1032",
+                                 "Amount: 1032"])
+def test_amounts_and_quantities_are_no_reference(rules, row):
+    assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
+
+
+# --- codes of capitals -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("code", ["PMRM", "BD-FF."])
+def test_a_project_code_may_be_letters_only(rules, code):
+    page = one_line_rows([[(20, "PROJECT CODE"), (270, code), (430, "DATE"), (500, "1/4/90")]])
+    assert ("REFERENCE_NUMBER", code.rstrip(".")) in found(rules, page)
+
+
+@pytest.mark.parametrize("value", ["NONE", "N/A", "New York office"])
+def test_a_code_caption_before_no_code(rules, value):
+    page = one_line_rows([[(20, "PROJECT CODE:"), (270, value)]])
+    assert not of_type(rules, page, "REFERENCE_NUMBER")
+
+
+# --- phone extensions ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("row,ext", [("Technologist - GA Telephone # 6926", "6926"),
+                                     ("Phone Number: 7970", "7970"),
+                                     ("Tel: ext. 4411", "ext. 4411")])
+def test_a_marked_phone_caption_before_an_internal_extension(rules, row, ext):
+    assert ("PHONE", ext) in found(rules, page_from_rows([row]))
+
+
+@pytest.mark.parametrize("cells", [[(20, "TEL"), (200, "519")],          # no mark: a code
+                                   [(20, "Phone:"), (120, "12")],         # too short
+                                   [(20, "Phone:"), (120, "(212)")]])     # an area code alone
+def test_no_extension_without_a_marked_caption_and_its_shape(rules, cells):
+    assert not of_type(rules, page_from_rows([cells]), "PHONE")
+
+
+def test_a_fill_in_line_read_into_a_phone_number(rules):
+    page = page_from_rows(["ORGANIZER (who will receive correspondence): TELEPHONE 202/_457-4850"])
+    assert ("PHONE", "202/_457-4850") in found(rules, page)
+
+
+# --- period captions -------------------------------------------------------------------------
+
+def test_a_period_caption_names_a_month(rules):
+    page = page_from_rows(["Reporting Period: Month of _ May"])
+    assert ("DATE", "May") in found(rules, page)
+
+
+def test_a_period_caption_names_a_year_that_ends_a_sentence(rules):
+    page = page_from_rows(["(1) YEAR COVERED: = 1985."])
+    assert ("DATE", "1985") in found(rules, page)
+
+
+def test_a_period_caption_names_a_full_date(rules):
+    page = page_from_rows(["Six-Month Period ending on December 31, 2016."])
+    assert ("DATE", "December 31, 2016") in found(rules, page)
+
+
+@pytest.mark.parametrize("row", ["During the period beginning 60 days prior to the date",
+                                 "Period: may vary", "Reporting Period: 3"])
+def test_a_period_caption_before_no_date(rules, row):
+    assert not of_type(rules, page_from_rows([row]), "DATE")
