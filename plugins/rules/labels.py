@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from redactor_plugins.rules import values as V
+from redactor_plugins.rules.caption_names import find_caption_name_hits
 from redactor_plugins.rules.blocks import Run, lines_under, run_from, runs_to_ranges
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.label_phrases import (CELL_GAP, JUNK, LabelHit, find_labels, is_border_read, is_speck_word,
@@ -491,6 +492,8 @@ class LabelRules:
                         found = [h for h in self._value(g, wide, False)
                                  if _CARD_SHAPE.fullmatch(self.text[h.start:h.end])]
                         break
+            if not found and not lh.strong:
+                found = self._typed_capitals(lh, groups)
             if not lh.strong:
                 weak.append((lh, found))
                 continue
@@ -521,6 +524,27 @@ class LabelRules:
             if not any(s <= lh.start < e for s, e in addresses):
                 hits.extend(found)
         return hits
+
+    def _typed_capitals(self, lh: LabelHit, groups: list[LabelGroup]) -> list[Hit]:
+        """A form row's caption printed in mixed case ("Material Tested ... Supplier OWENS
+        CORNING") and the value typed into it in capitals: the change of case marks the
+        value, farther from its caption than running text's word spacing. Only a name or an
+        organisation caption, and only the run of capitals (2+ letters a word) after it."""
+        phrase = self.text[lh.start:lh.end]
+        if not any(c.islower() for c in phrase):
+            return []
+        run: list[V.Token] = []
+        for t in self.right_tokens(lh, RIGHT_GAP_STRONG):
+            letters = [c for c in t[2] if c.isalpha()]
+            if len(letters) < 2 or not all(c.isupper() for c in letters) or t[0] in self.stop_starts:
+                break
+            run.append(t)
+        if not run:
+            return []
+        for g in groups:
+            if g.rule in ("label_person", "label_organization"):
+                return [h for h in self._value(g, run, True) if h.rule != "label_email"]
+        return []
 
     def _far_dirt(self, lh: LabelHit, toks: list[V.Token]) -> bool:
         """Whether ``toks`` are words read with confidence under UNSURE_CONF that begin
@@ -599,4 +623,5 @@ def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:
 
 
 def find_label_hits(layout: PageView, lex: LabelLexicon, vocab: Vocab) -> list[Hit]:
-    return LabelRules(layout, lex, vocab).find()
+    # names under a caption that names a role ("Name of Registrant", a "Candidate" column)
+    return LabelRules(layout, lex, vocab).find() + find_caption_name_hits(layout, vocab)

@@ -1,0 +1,208 @@
+"""Names under a caption that names a person's or an organisation's role (issue 31).
+
+Two conventions of printed forms and tables put a name under its caption, not beside it,
+where the label rules (a known phrase that opens its cell or ends in ':') do not look:
+
+- A form item "Name of <role>" ("1. Name of Registrant", "5. NAME OF FOREIGN PRINCIPAL ON
+  WHOSE BEHALF THIS MATERIAL WAS TRANSMITTED.") is answered on the line under it, inside
+  the item's column. The caption may run on to a second line (left-aligned, close under
+  it) and carry the item's number before it; the answer is the first line under that.
+- A table's column header that names a role ("Political Organization or Candidate",
+  "Name of Account", "Registrant") heads a column of names: each row's cell under it, as
+  long as the rows go on holding names.
+
+Whether the name is a person's or an organisation's is the value's shape: an organisation
+word or form ("Committee", "Inc."), or everyday words without a given name ("Meijer Gas",
+"Ultra Diamond": a business named for its trade) make it an organisation; a given name and
+a surname ("David Cicilline"), or words no dictionary knows as everyday ones ("Steen
+Lovschal", "The Dalai Lama") a person. Form vocabulary, amounts, dates, "N/A" and running
+text are no names (the name reader and ``plausible_name`` refuse them).
+"""
+from __future__ import annotations
+
+import re
+
+from redactor.plugin_api import PageView, given_names, surnames
+from redactor_plugins.rules import values as V
+from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.label_phrases import CELL_GAP, JUNK, is_border_read
+from redactor_plugins.rules.lexicon import Vocab, normalise_label
+from redactor_plugins.rules.people import plausible_name
+
+SCORE = 0.9               # a caption names its value (the ensemble's label band)
+ANSWER_GAP = 3.0          # text heights from a caption (or a table row) to the next row
+RUN_ON_GAP = 0.5          # ... and at most this from a caption's line to its run-on line
+RUN_ON_LINES = 2
+MAX_ROWS = 40
+ROW_WORD_GAP = 3.0        # text heights: a wider gap inside a cell ends its value
+MAX_HEADER_WORDS = 6
+EVERYDAY_ZIPF = 4.0       # wordfreq: a word this common is an everyday word ("gas", "diamond")
+
+# Roles a form or a table asks the name of: people or organisations, the shape decides.
+ROLES = ("registrant", "principal", "candidate", "client", "contact", "account", "agent",
+         "sponsor", "recipient", "payee", "beneficiary", "contractor", "employer", "owner",
+         "applicant", "supplier", "vendor", "manufacturer", "company", "firm", "organization",
+         "organisation", "individual", "person")
+# ... of which these ask for an organisation, whatever the value's shape ("COMPANY":
+# "Philip Morris" is the company, not a man)
+ORG_ROLES = frozenset({"supplier", "vendor", "manufacturer", "company", "firm", "organization",
+                       "organisation", "employer", "contractor"})
+_ROLE = "(?:" + "|".join(ROLES) + ")s?"
+# what a form writes where it has no name to give
+_NO_ANSWER = frozenset({"not applicable", "none", "same", "n/a", "na", "nil", "unknown", "various",
+                        "self", "see above", "see attached", "not known", "not available", "tbd"})
+# a form item's number or letter before its caption ("1.", "3,", "(a)", "5)")
+_ITEM = r"(?:\(?(?:\d{1,2}|[a-z])[.,)]?\s+)?"
+# "Name of (the) (foreign) principal ...": the caption may go on (a relative clause)
+_NAME_OF = re.compile(rf"^{_ITEM}names? of (?:the )?(?:[a-z]+ ){{0,2}}?{_ROLE}(?: |$)")
+# a header cell whose last word is the role ("Political Organization or Candidate")
+_ROLE_HEADER = re.compile(rf"^{_ITEM}(?:[a-z/&]+ ){{0,{MAX_HEADER_WORDS - 1}}}?{_ROLE}(?: names?)?$")
+_LEAD_ARTICLE = {"the"}
+
+
+def _cell_key(layout: PageView, cell: list[int]) -> str:
+    text = " ".join(layout.words[w].text.strip(JUNK) for w in cell)
+    return re.sub(r"\s+", " ", text.lower()).strip()
+
+
+def _cells(layout: PageView, line) -> list[list[int]]:
+    return layout.cells(line, CELL_GAP, separator=lambda w: is_border_read(layout, w))
+
+
+def _lines_under(layout: PageView, y: float, x0: float, x1: float, max_gap: float):
+    """Lines whose top is below ``y`` by at most ``max_gap`` pixels with a word that
+    overlaps [x0, x1], nearest first."""
+    return layout.lines_below(x0, x1, y, 0.0, max_gap)
+
+
+def _run_on(layout: PageView, caption_line, cell: list[int], left: float, right: float):
+    """A caption's run-on line: close under it, starting where its words start (after
+    the item's number), text of the same height, nothing in the cells beside it (a table's
+    first row has)."""
+    h = caption_line.height
+    x0s = [layout.words[w].bbox[0] for w in cell[:2]]
+    for ln in _lines_under(layout, caption_line.y1 - 0.3 * h, x0s[0], layout.words[cell[-1]].bbox[2],
+                           RUN_ON_GAP * h):
+        first = [w for w in ln.words if layout.words[w].bbox[2] > x0s[0] - h]
+        if not first:
+            continue
+        fx = layout.words[first[0]].bbox[0]
+        beside = [w for w in ln.words if any(c.isalnum() for c in layout.words[w].text) and
+                  (layout.words[w].bbox[2] <= left or layout.words[w].bbox[0] >= right)]
+        if any(abs(fx - x) <= 1.0 * h for x in x0s) and ln.height <= 1.3 * h and not beside:
+            return ln
+        return None
+    return None
+
+
+def _column_words(layout: PageView, line, x0: float, x1: float, left: float, right: float,
+                  h: float) -> list[int] | None:
+    """The words of ``line`` in the column: from the first that overlaps [x0, x1] and
+    starts right of ``left``, while they stay close and start before ``right``. None when
+    the words run on past ``right`` without a cell's gap (running text across columns)."""
+    ws = [w for w in line.words if not is_border_read(layout, w)]
+    first = next((k for k, w in enumerate(ws) if layout.words[w].bbox[2] > x0 and
+                  layout.words[w].bbox[0] < x1 and layout.words[w].bbox[0] >= left), None)
+    if first is None:
+        return []
+    run = [ws[first]]
+    for w in ws[first + 1:]:
+        b = layout.words[w].bbox
+        gap = b[0] - layout.words[run[-1]].bbox[2]
+        if b[0] >= right:
+            if gap <= 1.0 * h:
+                return None
+            break
+        if gap > ROW_WORD_GAP * h:
+            break
+        run.append(w)
+    return run
+
+
+def _is_organization(words: list[str], org: bool, vocab: Vocab) -> bool:
+    if org or any(normalise_label(w) in vocab.company_words for w in words):
+        return True
+    first = words[0].strip(".,")
+    if len(first.rstrip(".")) == 1 or first.upper() in given_names():
+        return False
+    from wordfreq import zipf_frequency
+    return any(zipf_frequency(w.strip(".,").lower(), "en") >= EVERYDAY_ZIPF and
+               w.strip(".,").upper() not in surnames() for w in words[1:]) or \
+        zipf_frequency(first.lower(), "en") >= EVERYDAY_ZIPF and len(words) > 1 and \
+        all(zipf_frequency(w.strip(".,").lower(), "en") >= EVERYDAY_ZIPF for w in words)
+
+
+def _asks_for_organization(key: str) -> bool:
+    roles = [w.rstrip("s") if w.rstrip("s") in ROLES else w for w in key.split() if w.rstrip("s") in ROLES
+             or w in ROLES]
+    return bool(roles) and all(r in ORG_ROLES for r in roles)
+
+
+def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool = False) -> Hit | None:
+    toks = [(layout.offsets[w][0], layout.offsets[w][1], layout.words[w].text) for w in run]
+    while toks and not any(c.isalnum() for c in toks[0][2]):
+        toks = toks[1:]
+    article = None
+    if len(toks) > 1 and toks[0][2].lower() in _LEAD_ARTICLE:
+        article, toks = toks[0], toks[1:]
+    if not toks or toks[0][2][:1].islower():
+        return None
+    r = V.name_value(toks, vocab, loose=False)
+    if r is None:
+        return None
+    s, e, org = r
+    text = layout.page.text
+    # the value must be the whole cell: "Report Due w/o 4/6/98" is no name
+    if text[e:toks[-1][1]].strip(" .,;:" + JUNK):
+        return None
+    words = text[s:e].split()
+    if " ".join(w.strip(JUNK).lower() for w in words) in _NO_ANSWER or \
+            all(w.strip(JUNK).lower() in vocab.title_words for w in words):
+        return None     # no name given, or a job title ("Vice President")
+    if organization or _is_organization(words, org, vocab):
+        return Hit("label_organization", article[0] if article else s, e, SCORE)
+    if not plausible_name(text[s:e], vocab) or len(words) < 2:
+        return None
+    return Hit("label_person", s, e, SCORE)
+
+
+def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
+    hits: list[Hit] = []
+    for line in layout.lines:
+        cells = _cells(layout, line)
+        header_row = len(cells) >= 3
+        for k, cell in enumerate(cells):
+            key = _cell_key(layout, cell)
+            name_of = _NAME_OF.match(key) is not None
+            if not name_of and not (header_row and len(cell) <= MAX_HEADER_WORDS and
+                                    _ROLE_HEADER.match(key)):
+                continue
+            h = line.height
+            x0 = layout.words[cell[0]].bbox[0]
+            x1 = layout.words[cell[-1]].bbox[2]
+            left = layout.words[cells[k - 1][-1]].bbox[2] if k else 0.0
+            right = layout.words[cells[k + 1][0]].bbox[0] if k + 1 < len(cells) else float("inf")
+            bottom, seen, last = line.y1, {line.index}, line
+            for _ in range(RUN_ON_LINES):
+                last = _run_on(layout, last, cell, left, right)
+                if last is None:
+                    break
+                bottom, seen = last.y1, seen | {last.index}
+            rows = 0
+            while rows < (MAX_ROWS if header_row else 1):
+                below = [ln for ln in _lines_under(layout, bottom, x0, x1, ANSWER_GAP * h)
+                         if ln.index not in seen]
+                run = None
+                for ln in below:
+                    run = _column_words(layout, ln, x0, x1, left, right, h)
+                    if run:
+                        break
+                if not run:
+                    break
+                hit = _name_hit(layout, run, vocab, _asks_for_organization(key))
+                if hit is None:
+                    break
+                hits.append(hit)
+                rows += 1
+                bottom = max(layout.words[w].bbox[3] for w in run)
+    return hits

@@ -1,0 +1,137 @@
+"""Names under or after a caption that names a person's or an organisation's role, as real
+pages print them (the real dev set, issue 31): a "Name of <role>" form item answered on the
+line under it, a table column headed by a role ("Political Organization or Candidate",
+"Name of Account", "COMPANY"), a value typed in capitals after a mixed-case caption
+("Supplier OWENS CORNING"). And what stays no name: form vocabulary, amounts, dates,
+running text under a caption, "NOT APPLICABLE"."""
+from __future__ import annotations
+
+import pytest
+from rules_pages import one_line_rows, page_from_rows
+
+from redactor_plugins.rules_detector import RulesDetector
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return RulesDetector()
+
+
+def of_type(rules, page, typ: str) -> list[str]:
+    return [s.text for s in rules.detect(page) if s.type == typ]
+
+
+# --- a "Name of <role>" form item -------------------------------------------------------------
+
+def test_a_numbered_name_of_caption_is_answered_on_the_line_under_it(rules):
+    page = page_from_rows([[(20, "1, Name of Registrant"), (600, "2. Registration No.")],
+                           [(30, "Steen Lovschal"), (650, "634")],
+                           None,
+                           "3. This amendment is filed to accomplish the following purposes:"], step=40)
+    assert "Steen Lovschal" in of_type(rules, page, "PERSON")
+
+
+def test_a_caption_that_runs_on_is_answered_under_its_last_line(rules):
+    """The caption's run-on line is the caption's, not its answer; the answer may stand
+    to the right in the caption's column, beside another item's answer."""
+    page = page_from_rows([[(20, "4. TITLE OF MATERIAL, IF ANY"),
+                            (600, "5. NAME OF FOREIGN PRINCIPAL ON WHOSE BEHALF THIS")],
+                           [(622, "MATERIAL WAS TRANSMITTED.")],
+                           [(20, "News Tibet, Vol. 14"), (800, "The Dalai Lama")]], step=22)
+    persons = of_type(rules, page, "PERSON")
+    assert "Dalai Lama" in persons, persons
+    assert not any("MATERIAL" in p or "TRANSMITTED" in p for p in persons), persons
+
+
+def test_an_organisation_under_a_name_of_caption_keeps_its_type(rules):
+    page = page_from_rows([[(20, "1. NAME OF REGISTRANT"), (600, "2. REGISTRATION NO.")],
+                           [(30, "Arnold Porter Committee"), (650, "1750")]])
+    assert "Arnold Porter Committee" in of_type(rules, page, "ORGANIZATION")
+    assert not of_type(rules, page, "PERSON")
+
+
+@pytest.mark.parametrize("answer", ["NOT APPLICABLE", "None", "N/A", "$1,500.00", "12/03/1986",
+                                    "Vice President", "see the attached statement of the registrant"])
+def test_no_name_under_a_name_of_caption_that_is_form_vocabulary(rules, answer):
+    page = page_from_rows([[(20, "1. Name of Registrant"), (600, "2. Registration No.")],
+                           [(30, answer)]])
+    assert not of_type(rules, page, "PERSON")
+    assert not of_type(rules, page, "ORGANIZATION")
+
+
+def test_a_name_of_caption_of_a_thing_names_no_one(rules):
+    page = page_from_rows(["1. Name of Publication", "News Tibet Monthly"])
+    assert not of_type(rules, page, "PERSON")
+    assert not of_type(rules, page, "ORGANIZATION")
+
+
+# --- a table column headed by a role ----------------------------------------------------------
+
+def _contribution_table(rows):
+    header = [(20, "Date"), (150, "Amount or Thing of Value"), (480, "Political Organization or Candidate"),
+              (960, "Location of Event")]
+    return one_line_rows([header] + [[(20, d), (150, a), (460, n), (960, loc)] for d, a, n, loc in rows],
+                         step=24)
+
+
+def test_a_candidate_column_heads_person_values(rules):
+    page = _contribution_table([("3/31", "$250", "David Cicilline", "Washington, DC"),
+                                ("3/31", "$250", "Dina Titus", "Washington, DC"),
+                                ("4/4", "$439", "Chris Van Hollen", "Washington, DC")])
+    persons = of_type(rules, page, "PERSON")
+    for name in ("David Cicilline", "Dina Titus", "Chris Van Hollen"):
+        assert name in persons, persons
+    assert not any("$" in p or "Washington" in p for p in persons), persons
+
+
+def test_a_candidates_committee_in_the_column_is_an_organisation(rules):
+    page = _contribution_table([("9/29", "$500", "Feingold Senate Committee", "Madison, WI")])
+    assert "Feingold Senate Committee" in of_type(rules, page, "ORGANIZATION")
+    assert not of_type(rules, page, "PERSON")
+
+
+def test_an_account_column_of_businesses(rules):
+    """"Name of Account" over a sales table: businesses named for their trade."""
+    page = one_line_rows([[(80, "Name of Account"), (320, "Number of"), (480, "Volume")],
+                          [(70, "Meijer Gas"), (320, "245/19"), (480, "70")],
+                          [(70, "Ultra Diamond"), (320, "223/25"), (480, "121")]], step=24)
+    orgs = of_type(rules, page, "ORGANIZATION")
+    assert "Meijer Gas" in orgs and "Ultra Diamond" in orgs, orgs
+    assert not of_type(rules, page, "PERSON")
+
+
+def test_a_company_column_names_companies_whatever_their_shape(rules):
+    page = one_line_rows([[(20, "RECIPIENT"), (300, "COMPANY"), (600, "Fax No."), (800, "PHONE No.")],
+                          [(20, "John Mulderig"), (300, "Philip Morris"), (600, "917-663-5796")]], step=24)
+    assert "Philip Morris" in of_type(rules, page, "ORGANIZATION")
+    assert "Philip Morris" not in of_type(rules, page, "PERSON")
+
+
+def test_a_role_word_in_running_text_heads_no_column(rules):
+    page = page_from_rows(["The registrant shall furnish the name of each candidate",
+                           "Board members and others"], step=24)
+    assert not of_type(rules, page, "PERSON")
+
+
+def test_a_role_header_stops_at_the_first_row_without_a_name(rules):
+    page = _contribution_table([("3/31", "$250", "David Cicilline", "Washington, DC"),
+                                ("", "", "TOTAL CONTRIBUTIONS", ""),
+                                ("4/4", "$439", "Chris Van Hollen", "Washington, DC")])
+    persons = of_type(rules, page, "PERSON")
+    assert "TOTAL CONTRIBUTIONS" not in persons
+
+
+# --- a value typed in capitals after a mixed-case caption -------------------------------------
+
+def test_a_supplier_caption_is_followed_by_its_organisation_in_capitals(rules):
+    page = page_from_rows(["Material Tested P-830 GLASS FIBER Supplier   OWENS CORNING"])
+    assert "OWENS CORNING" in of_type(rules, page, "ORGANIZATION")
+
+
+@pytest.mark.parametrize("row", [
+    "Supplier   N/A",
+    "Supplier   $2,500 TOTAL",
+    "SUPPLIER   ACME",                               # a caption in capitals: no change of case
+])
+def test_no_organisation_after_a_supplier_caption_without_typed_capitals(rules, row):
+    assert not of_type(rules, page_from_rows([row]), "ORGANIZATION")
