@@ -147,9 +147,8 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     of the text the model took for a name ("Request", "Maintenance")."""
     out = []
     for m in re.finditer(r"[^\n]+", text[start:end]):
-        words = [(start + w.start(), start + w.end()) for w in re.finditer(r"\S+", m.group())
-                 ] if m.group().strip() else []
-        words = [(s + m.start(), e + m.start()) for s, e in words]
+        at = start + m.start()
+        words = [(at + w.start(), at + w.end()) for w in re.finditer(r"\S+", m.group())]
         while words and _caption_word(text[words[0][0]:words[0][1]]):
             words.pop(0)
         while words and _caption_word(text[words[-1][0]:words[-1][1]]):
