@@ -27,7 +27,7 @@ from redactor_plugins.rules import values as V
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.label_phrases import CELL_GAP, JUNK, is_border_read
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
-from redactor_plugins.rules.people import plausible_name
+from redactor_plugins.rules.people import _zipf, plausible_name
 
 SCORE = 0.9               # a caption names its value (the ensemble's label band)
 ANSWER_GAP = 3.0          # text heights from a caption (or a table row) to the next row
@@ -125,11 +125,10 @@ def _is_organization(words: list[str], org: bool, vocab: Vocab) -> bool:
     first = words[0].strip(".,")
     if len(first.rstrip(".")) == 1 or first.upper() in given_names():
         return False
-    from wordfreq import zipf_frequency
-    return any(zipf_frequency(w.strip(".,").lower(), "en") >= EVERYDAY_ZIPF and
-               w.strip(".,").upper() not in surnames() for w in words[1:]) or \
-        zipf_frequency(first.lower(), "en") >= EVERYDAY_ZIPF and len(words) > 1 and \
-        all(zipf_frequency(w.strip(".,").lower(), "en") >= EVERYDAY_ZIPF for w in words)
+    bare = [w.strip(".,") for w in words]
+    everyday = [_zipf(w.lower()) >= EVERYDAY_ZIPF for w in bare]
+    return any(e and w.upper() not in surnames() for w, e in zip(bare[1:], everyday[1:])) or \
+        (len(words) > 1 and all(everyday))
 
 
 def _asks_for_organization(key: str) -> bool:
