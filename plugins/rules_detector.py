@@ -217,6 +217,33 @@ def _damaged_repeats(layout: PageView, hits: list[Hit]) -> list[Hit]:
 STRUCTURAL_SCORE = 0.9
 PATTERN_SCORE = 0.5
 
+# Types whose value is words: a token of dashes or underscores at its edge is the form's
+# fill-in line the value was typed on ("Edwin --", "-_-. Garcia"), not part of the name.
+_NAME_TYPES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "ADDRESS"})
+# (A symbol OCR read for an initial, "€. Mann", is no such mark and stays.)
+_FILL_IN_EDGE = re.compile(r"^[\-_—–=~.·]+(?:\s+|$)|(?:^|\s+)[\-_—–=~.·]+$")
+
+
+def _past_fill_in_marks(text: str, span: Span) -> Span | None:
+    """A word-valued ``span`` without the tokens of fill-in marks at its edges; None when
+    nothing else is left (a row of dashes a name rule read across a table)."""
+    if span.type not in _NAME_TYPES:
+        return span
+    start, end = span.start, span.end
+    while start < end:
+        m = _FILL_IN_EDGE.search(text[start:end])
+        if m is None:
+            break
+        if m.start() == 0:
+            start += m.end()
+        else:
+            end = start + m.start()
+    if end <= start:
+        return None
+    return span if (start, end) == (span.start, span.end) else \
+        span.with_(start=start, end=end, text=text[start:end])
+
+
 class RulesDetector(Detector):
     name = "rules"
     mapping_file = "rules.yaml"
@@ -451,4 +478,5 @@ class RulesDetector(Detector):
             merged = join_address_rows(layout, merged, page.text)
         if "column_gaps" not in self.disabled:
             merged = split_at_column_gaps(layout, merged)
-        return merged
+        trimmed = (_past_fill_in_marks(page.text, s) for s in merged)
+        return [s for s in trimmed if s is not None]

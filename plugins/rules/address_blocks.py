@@ -219,6 +219,11 @@ class AddressPage:
         if chain and not used.intersection(chain):
             block.extend([nxt, *chain])   # "Brownchester," | "NJ 41041": a city line in parts
             return None
+        end = self.layout.offsets[self.segs[nxt][-1]][1]
+        if self.kinds([cur]) & {"street", "po_box"} and \
+                self.rx.town_under_street.fullmatch(self.text[start:end].replace("\n", " ").strip()):
+            block.append(nxt)   # "245 Park Avenue" / "New York, New York IOOI7"
+            return None
         nxt2 = self.seg_below(nxt, anchor)
         # a short line, or a building's line with its suite or floor ("Marquis One Tower,
         # Suite 2208"), between the street line and the city line is the block's

@@ -34,6 +34,7 @@ class AddressRegexes:
     au_city: re.Pattern
     sg_city: re.Pattern
     in_city: re.Pattern
+    town_under_street: re.Pattern
 
 
 @lru_cache(maxsize=4)
@@ -113,8 +114,16 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     sg_city = re.compile(r"(?<![\w])(?i:singapore)[ ]?,?[ ]?\(?\d{6}\)?(?![\w])")
     # "Bangalore 560001", "Mumbai - 400 021": a town and India's six-digit PIN
     in_city = re.compile(rf"(?<![\w])(?:{place})[ ]?(?:[\-–,][ ]?)?[1-9]\d{{2}}[ ]?\d{{3}}(?![\w])")
+    # Under a street line the town line needs no readable ZIP: the street has opened the
+    # block, and letterheads and forms print the town and state there with the ZIP missing
+    # ("Miami, Florida") or read as letters ("New York, New York IOOI7", "Wasnmogron, DC
+    # ZOCO5-3502": C and D for 0 too). Only ever matched on the line under a street line.
+    zip_misread = r"(?=[^ ]*\d)[0-9OoIlSsBZzGCDQ$£\[(|]{5}(?:[ ]?-[ ]?[0-9OoIlSsBZzGCDQ]{4})?"
+    town_under_street = re.compile(
+        rf"{speck}{place}[ ]?[,.][ ]?(?:(?:{states})\.?|{state_names}|(?:{provs})|(?:{trad}))"
+        rf"(?:[ ]?[,.]?[ ]+{zip_misread})?[ ,.;]*")
     return AddressRegexes(street, po_box, city_line, city_line_loose, uk_postcode, ca_postcode,
-                          eu_street, eu_city, state_zip, au_city, sg_city, in_city)
+                          eu_street, eu_city, state_zip, au_city, sg_city, in_city, town_under_street)
 
 
 # how strongly each kind of line says "address" on its own

@@ -34,6 +34,23 @@ def test_an_abbreviation_without_a_zip_is_no_address(rules):
     assert not [s for s in rules.detect(page) if s.type == "ADDRESS"]
 
 
+@pytest.mark.parametrize("town_line", ["New York, New York IOOI7", "Miami, Florida",
+                                       "Washington, DC ZOCO5-3502"])
+def test_a_town_line_under_a_street_line_needs_no_readable_zip(rules, town_line):
+    """An address block of an old letter or form: under its street line, the town and state
+    close the block even when OCR read the ZIP as letters or there is none."""
+    page = page_from_rows(["The American Tobacco Company", "245 Park Avenue", town_line])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "245 Park Avenue\n" + town_line) in found, found
+
+
+@pytest.mark.parametrize("rows", [["Miami, Florida"], ["Our offices", "Miami, Florida"],
+                                  ["Total 245 Units", "Miami, Florida IOOI7"]])
+def test_a_town_line_without_a_street_line_above_is_no_address(rules, rows):
+    page = page_from_rows(rows)
+    assert not [s for s in rules.detect(page) if s.type == "ADDRESS"], rules.detect(page)
+
+
 def _line(text: str) -> OcrPage:
     words = tuple(WordBox(w, (i * 80, 10, i * 80 + 70, 30), 95.0, 0, 0)
                   for i, w in enumerate(text.split()))

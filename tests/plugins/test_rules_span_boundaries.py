@@ -571,3 +571,31 @@ def test_a_street_line_ocr_garbled_into_a_postcode_and_town_over_its_city_line(d
     # a table row that starts with a date is no delivery line
     got = spans(det, page_from_rows(["12/23/16 94518 Market survey", "East Debbie, LA 35887"]))
     assert not any(ty == "ADDRESS" and "Market" in t for ty, t in got), got
+
+
+# ---- fill-in marks ----------------------------------------------------------------------------
+
+# Two rows of a real project brief's contact table as Tesseract read them (words and boxes
+# of a real dev page): the dotted fill-in lines of the empty cells came back as dashes and
+# underscores between the names.
+_CONTACT_ROWS = [
+    [("(Client", (116, 306, 153, 326)), ("Contact:", (160, 301, 204, 327)), ("Maria", (222, 306, 252, 316)),
+     ("Helena", (257, 302, 294, 315)), ("Argiielles’", (298, 302, 353, 318)), ("[Research", (392, 301, 447, 320)),
+     ("Liaison:", (451, 301, 498, 320)), ("Camilo", (510, 303, 548, 316)), ("Concha’Andrea", (552, 301, 634, 320))],
+    [("dee", (116, 333, 154, 337)), ("Edwin", (222, 322, 255, 332)), ("--", (228, 336, 234, 337)),
+     ("-_—-.", (249, 332, 267, 340)), ("Garcia", (259, 322, 294, 332)), ("—-", (280, 335, 298, 337)),
+     ("--", (313, 336, 318, 337)), ("—_—.", (368, 332, 380, 340)), ("—s--", (398, 336, 422, 337)),
+     ("—_——-", (454, 332, 482, 340)), ("Suarez", (506, 322, 542, 332)), ("nn", (510, 336, 546, 337)),
+     ("oe", (540, 332, 550, 340)), ("ee", (590, 336, 637, 337))],
+]
+
+
+def test_a_name_line_read_across_a_dashed_table_row_keeps_the_names_not_the_dashes(det):
+    words = tuple(WordBox(t, box, 90.0, line, 0) for line, row in enumerate(_CONTACT_ROWS) for t, box in row)
+    page = OcrPage(700, 400, words, "test")
+    found = [s for s in det.detect(page) if s.type == "PERSON"]
+    for s in found:
+        tokens = s.text.split()
+        assert any(c.isalnum() for c in tokens[0]) and any(c.isalnum() for c in tokens[-1]), s.text
+    names = {s.text for s in found}
+    assert {"Edwin", "Garcia", "Suarez"} <= names, names
