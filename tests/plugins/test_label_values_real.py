@@ -140,3 +140,16 @@ def test_a_period_caption_names_a_full_date(rules):
                                  "Period: may vary", "Reporting Period: 3"])
 def test_a_period_caption_before_no_date(rules, row):
     assert not of_type(rules, page_from_rows([row]), "DATE")
+
+
+# --- lab assays and sales promotions ------------------------------------------------------------
+
+@pytest.mark.parametrize("row,value", [("COMPOUND CODE B83 Genetic Assay No. 6692 _", "6692"),
+                                       ("PROMO # 28 PROMOTIONAL PERIOD: June/July 1995", "28")])
+def test_an_assay_or_promotion_number_is_a_reference(rules, row, value):
+    assert ("REFERENCE_NUMBER", value) in found(rules, page_from_rows([row]))
+
+
+@pytest.mark.parametrize("row", ["The assay was repeated 12 times.", "Promo code applies to 3 items."])
+def test_the_words_in_prose_name_no_reference(rules, row):
+    assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
