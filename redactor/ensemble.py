@@ -41,6 +41,10 @@ The rule (pure, order-independent):
    between them are pieces of one address OCR broke ("www.smith" "U8oper.biz"), and become
    one span, unless the second begins a new address ("www.", "http") or both hold an @
    (``join_split_addresses``).
+8. With the page text, two PERSON spans of at most three words on one line with only one or
+   two tokens of marks between them (no letter, digit, comma, slash or "&": OCR's reading
+   of a middle initial, "Robert £ Mulhorin", or of a fill-in line) are one name
+   (``join_names_across_marks``).
 """
 from __future__ import annotations
 
@@ -248,6 +252,31 @@ def join_inverted_names(spans: list[Span], text: str) -> list[Span]:
     return out
 
 
+# Between two parts of one name on a line: one or two tokens without a letter or a digit,
+# what OCR makes of a middle initial on a poor scan ("Robert £ Mulhorin") or of the dotted
+# fill-in line a name was typed over ("Edwin -- -_—-. Garcia"). A comma, a slash, "&" or
+# "and" separate two people and never join.
+_NAME_MARKS_GAP = re.compile(r"[ ]+(?:(?:[^\w\s,/&;:|()\[\]{}]|_){1,6}[ ]+){1,2}")
+
+
+def join_names_across_marks(spans: list[Span], text: str) -> list[Span]:
+    """Two PERSON spans of one to three words each, on one line, with only marks of a
+    misread initial or a fill-in line between them, are one name. ``spans`` are
+    non-overlapping and sorted."""
+    out: list[Span] = []
+    for s in spans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.type == s.type == "PERSON" and \
+                _NAME_MARKS_GAP.fullmatch(text, prev.end, s.start) and \
+                len(text[prev.start:prev.end].split()) <= 3 and len(text[s.start:s.end].split()) <= 3:
+            out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
+                                 detector=_detectors([prev, s]), text=text[prev.start:s.end],
+                                 evidence=max(evidence_of(prev), evidence_of(s)))
+            continue
+        out.append(s)
+    return out
+
+
 _ADDRESS_PIECE_GAP = re.compile(r"[.,:;]?[ ]")
 # how a web address begins (its scheme or "www"): no piece of another address
 WEB_ADDRESS_START = re.compile(r"(?i)(?:https?|ftp|www)\b")
@@ -296,4 +325,6 @@ def merge_spans(spans: Iterable[Span], *, text: str | None = None,
         else:
             out.extend(_resolve(cluster, text, priority, evidence))
     out = sorted(out, key=lambda s: (s.start, s.end))
-    return join_split_addresses(join_inverted_names(out, text), text) if text is not None else out
+    if text is None:
+        return out
+    return join_split_addresses(join_names_across_marks(join_inverted_names(out, text), text), text)

@@ -345,3 +345,26 @@ def test_a_first_name_and_initial_take_the_surname_written_before_them():
     text = "NAME (Last, First, M.I.)\nWalker, Maria L. 8/3/63\nDear Maria Lopez,"
     out = merge_spans([_span(text, "Maria L."), _span(text, "Maria Lopez")], text=text)
     assert [s.text for s in out] == ["Walker, Maria L.", "Maria Lopez"]
+
+
+@pytest.mark.parametrize("text,parts", [
+    ("Requested by Robert £ Mulhorin today", ("Robert", "Mulhorin")),     # misread initial
+    ("Contact: Edwin -- -_—-. Garcia", ("Edwin", "Garcia")),              # fill-in line
+])
+def test_two_parts_of_a_name_with_only_marks_between_are_one_name(text, parts):
+    a, b = (Span(text.index(p), text.index(p) + len(p), "PERSON", 0.85, "presidio") for p in parts)
+    out = merge_spans([a, b], text=text)
+    assert [(s.type, s.text) for s in out] == [("PERSON", text[a.start:b.end])]
+
+
+@pytest.mark.parametrize("text", ["Smith / Jones", "Smith, Jones", "Smith & Jones", "Smith\n-- Jones",
+                                  "Ann Lee Marie Ray -- Tom Paul Dean"])
+def test_names_apart_by_a_separator_or_a_line_or_too_long_stay_apart(text):
+    first = text.split()[0]
+    if text.startswith("Ann"):
+        a = Span(0, len("Ann Lee Marie Ray"), "PERSON", 0.85, "presidio")
+    else:
+        a = Span(0, len(first), "PERSON", 0.85, "presidio")
+    last = text.rsplit(" ", 1)[-1] if not text.startswith("Ann") else "Tom Paul Dean"
+    b = Span(len(text) - len(last), len(text), "PERSON", 0.85, "presidio")
+    assert len(merge_spans([a, b], text=text)) == 2
