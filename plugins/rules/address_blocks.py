@@ -127,6 +127,10 @@ class AddressPage:
         right) at ordinary line spacing."""
         x0, y0, x1, y1 = self.seg_box(i)
         h = self.layout.line_of_word(self.segs[i][0]).height
+        # the city line's own left edge: a form's caption may share its cell ("Address
+        # New York, NY 10019" under "1285 Avenue of the Americas")
+        x0 = min([word_x0(self.layout, hh.start) for hh in self.by_seg.get(i, []) if hh.kind in ENDS_ADDRESS]
+                 or [x0])
         best = None
         for j, seg in enumerate(self.segs):
             bx0, by0, bx1, by1 = self.seg_box(j)

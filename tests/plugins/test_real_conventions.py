@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
-from rules_pages import page_from_rows
+from rules_pages import CHAR_W, page_from_rows
 
 from redactor_plugins.presidio_detector import PresidioDetector
 from redactor_plugins.rules_detector import RulesDetector
@@ -102,3 +102,13 @@ def test_a_generational_suffix_is_part_of_the_name(presidio, text, name):
 def test_an_initial_whose_stop_ocr_read_as_a_comma_stays_in_the_name(presidio):
     spans = {(s.text, s.type) for s in presidio.detect(_line("Copy to Max A, Goldfarb today."))}
     assert ("Max A, Goldfarb", "PERSON") in spans, spans
+
+
+def test_a_caption_in_the_city_lines_cell_does_not_move_the_blocks_edge(rules):
+    """A registration form: "Address" printed left of the answer's city line, the street
+    line above it aligned with the city, not with the caption."""
+    page = page_from_rows([[(674, "1285 Avenue of the Americas")],
+                           [(122, "Name Ketchum"), (674 - 8 * CHAR_W, "Address New York, NY 10019")]])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "1285 Avenue of the Americas") in found, found
+    assert ("ADDRESS", "New York, NY 10019") in found, found
