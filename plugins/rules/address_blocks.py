@@ -30,6 +30,14 @@ class AddressPage:
         for h in raw_hits(layout, self.rx, self.segs, self.seg_of, label_regex):
             self.by_seg.setdefault(h.seg, []).append(h)
         self.text = layout.page.text
+        # lines that read "Town, State" (perhaps with a ZIP OCR garbled) and hold no hit:
+        # a city line only under a delivery line (``town_blocks``)
+        self.town_segs = [j for j, seg in enumerate(self.segs) if j not in self.by_seg and
+                          self.rx.town_under_street.fullmatch(self.seg_text(j))]
+
+    def seg_text(self, i: int) -> str:
+        return self.text[self.layout.offsets[self.segs[i][0]][0]:
+                         self.layout.offsets[self.segs[i][-1]][1]].replace("\n", " ").strip()
 
     def seg_box(self, i):
         ws = self.segs[i]
@@ -162,6 +170,22 @@ class AddressPage:
             return None
         return best
 
+    def town_blocks(self, used: set[int]) -> list[Hit]:
+        """A "Town, State" line right under a delivery line the patterns did not read as a
+        street ("414 Biscayne Building" over "Miami, Florida"): a building's address in a
+        letter or on a form, the two lines one block. Only what ``used`` left."""
+        out = []
+        for j in self.town_segs:
+            above = self.delivery_line_above(j)
+            if j in used or above is None or above in used:
+                continue
+            used.update((above, j))
+            ranges = [self.layout.span_of_words(self.segs[b]) for b in (above, j)]
+            if not self.text[ranges[0][1]:ranges[1][0]].strip(" \n,;|"):
+                ranges = [(ranges[0][0], ranges[1][1])]
+            out.extend(Hit("address_block", ss, ee, SCORES["street"]) for ss, ee in ranges)
+        return out
+
     def kinds(self, block) -> set[str]:
         return {h.kind for b in block for h in self.by_seg.get(b, [])}
 
@@ -223,9 +247,7 @@ class AddressPage:
         if chain and not used.intersection(chain):
             block.extend([nxt, *chain])   # "Brownchester," | "NJ 41041": a city line in parts
             return None
-        end = self.layout.offsets[self.segs[nxt][-1]][1]
-        if self.kinds([cur]) & {"street", "po_box"} and \
-                self.rx.town_under_street.fullmatch(self.text[start:end].replace("\n", " ").strip()):
+        if self.kinds([cur]) & {"street", "po_box"} and nxt in self.town_segs:
             block.append(nxt)   # "245 Park Avenue" / "New York, New York IOOI7"
             return None
         nxt2 = self.seg_below(nxt, anchor)
@@ -288,4 +310,4 @@ def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | 
                        # still take it as its delivery line)
         used.update(block)
         out.extend(page.block_hits(block, delivery, rows, anchor))
-    return out
+    return out + page.town_blocks(used)

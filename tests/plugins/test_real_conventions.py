@@ -112,3 +112,11 @@ def test_a_caption_in_the_city_lines_cell_does_not_move_the_blocks_edge(rules):
     found = {(s.type, s.text) for s in rules.detect(page)}
     assert ("ADDRESS", "1285 Avenue of the Americas") in found, found
     assert ("ADDRESS", "New York, NY 10019") in found, found
+
+
+def test_a_town_line_under_a_buildings_delivery_line_closes_the_block(rules):
+    """A letter's address of a building with no street named ("414 Biscayne Building" over
+    "Miami, Florida"): the house number opens the block, the town line closes it."""
+    page = page_from_rows(["Within 20 days after service,", None, "414 Biscayne Building", "Miami, Florida"])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "414 Biscayne Building\nMiami, Florida") in found, found
