@@ -71,6 +71,8 @@ class Vocab:
     name_like_states: frozenset[str] = frozenset()
     # the older state abbreviations of letterheads and typed addresses ("N.Y.", "Calif.")
     us_state_traditional: tuple[str, ...] = ()
+    # offices written between a title and the name ("Atty. General Richard Blumenthal")
+    offices: frozenset[str] = frozenset()
 
 
 def _read(name: str, data_dir: Path | None) -> dict:
@@ -199,4 +201,5 @@ def load_vocab(data_dir: Path | None = None) -> Vocab:
                  frozenset(v.lower() for v in t(n, "particles")),
                  frozenset(v.lower() for v in t(n, "title_words")),
                  frozenset(v.lower() for v in t(a, "name_like_states")),
-                 t(a, "us_state_traditional"))
+                 t(a, "us_state_traditional"),
+                 frozenset(v.lower() for v in t(n, "offices")))

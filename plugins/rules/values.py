@@ -81,7 +81,8 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
     while i < len(tokens) - 1 and not any(c.isalnum() for c in tokens[i][2]) and \
             not _MISREAD_INITIAL.fullmatch(tokens[i][2]):
         i += 1
-    while i < len(tokens) and tokens[i][2].rstrip(".").lower() in honorifics and len(tokens) > i + 1:
+    titles = honorifics | vocab.offices
+    while i < len(tokens) and tokens[i][2].rstrip(".").lower() in titles and len(tokens) > i + 1:
         i += 1
     comma_used = False
     stop_at = len(tokens)
@@ -97,6 +98,8 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
                 (k + 1 == len(tokens) or not tokens[k + 1][2][:1].islower()):
             words.append(tok)    # "Robinson, Jillian |.": the middle initial I read as a bar
             continue
+        if words and raw[:1] in "([{":
+            break   # "Dr. Schultz (Greensboro)": what a bracket opens is said about the name
         st = strip_token(tok, _STRIP + ".") if not re.fullmatch(r"[A-Z]\.", raw.strip(",;")) else \
             strip_token(tok, _STRIP)
         if st is None:

@@ -120,3 +120,18 @@ def test_a_town_line_under_a_buildings_delivery_line_closes_the_block(rules):
     page = page_from_rows(["Within 20 days after service,", None, "414 Biscayne Building", "Miami, Florida"])
     found = {(s.type, s.text) for s in rules.detect(page)}
     assert ("ADDRESS", "414 Biscayne Building\nMiami, Florida") in found, found
+
+
+@pytest.mark.parametrize("row,name", [("State Atty. General Richard Blumenthal (CT)", "Richard Blumenthal"),
+                                      ("Dr. Schultz (Greensboro)", "Schultz"),
+                                      ("Research Liaison: Camilo Concha", "Camilo Concha")])
+def test_a_name_after_its_title_and_before_a_bracket_is_the_name_alone(rules, row, name):
+    """Titles and offices stay out of the box (the GUIDE's honorific ruling), what a bracket
+    opens after a name is said about it, and a liaison's caption names a person."""
+    persons = [s.text for s in rules.detect(page_from_rows([row])) if s.type == "PERSON"]
+    assert persons == [name], persons
+
+
+def test_an_office_alone_announces_no_name(rules):
+    page = page_from_rows(["General Manager Reports", "Secretary Treasurer"])
+    assert not [s for s in rules.detect(page) if s.type == "PERSON"]
