@@ -52,8 +52,9 @@ _ORG_LABELS = ["ORG", "ORGANIZATION"]
 # number in eleven passes by chance: a North American phone number written "212 555 0147"
 # or "212-555-0147" has that shape too, and the NHS finding (score 1.0) would retype one
 # such phone in eleven as an identifier. One that is also a valid NANP number (area code and
-# exchange 2-9) is left to the phone recognizers.
-_NANP_SHAPE = re.compile(r"[2-9]\d{2}([ .-]?)[2-9]\d{2}\1\d{4}")
+# exchange 2-9) is left to the phone recognizers; so is one with its area code alone set
+# apart ("212-2048700"), as fax headers print the sender's number.
+_NANP_SHAPE = re.compile(r"[2-9]\d{2}(?:([ .-]?)[2-9]\d{2}\1|[ .-][2-9]\d{2})\d{4}")
 _NANP_SHAPED_LABELS = frozenset({"UK_NHS"})
 
 DENY_PREFIX = "REDACTOR_DENY_"   # Presidio entity label of the deny-list recognizer, per type

@@ -135,3 +135,12 @@ def test_a_name_after_its_title_and_before_a_bracket_is_the_name_alone(rules, ro
 def test_an_office_alone_announces_no_name(rules):
     page = page_from_rows(["General Manager Reports", "Secretary Treasurer"])
     assert not [s for s in rules.detect(page) if s.type == "PERSON"]
+
+
+@pytest.mark.parametrize("row,phone", [("09/07/95 15:48 317 3450971 LORILLARD", "317 3450971"),
+                                       ("212-2048700 202-371-5760", "212-2048700")])
+def test_an_area_code_set_apart_from_seven_digits_is_a_phone(rules, presidio, row, phone):
+    """A fax header's sending number, a directory's: the area code alone set apart."""
+    assert ("PHONE", phone) in {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    # Presidio's UK NHS checksum does not retype it as an identifier
+    assert not [s for s in presidio.detect(_line(row)) if s.text == phone and s.type != "PHONE"]
