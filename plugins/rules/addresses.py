@@ -153,6 +153,10 @@ class LineHit:
 
 
 SEGMENT_GAP = 2.2     # text heights: a wider gap between words starts another cell/column
+# A row's cell starts under (or over) a cell of the next row at most ROW_STEP text heights
+# away, after a gap of at least COLUMN_GAP text heights (a word space is about 0.3)
+ROW_STEP = 1.8
+COLUMN_GAP = 1.2
 CITY_TAIL_GAP = 4.5   # text heights: the gap a city line's state and ZIP may follow its place
 ROW_CHAIN = 3         # segments of one printed row an address line may run over
 JOIN_CHARS = 24       # address parts on one line this close together are one address
@@ -189,10 +193,35 @@ def line_segments(layout: PageView) -> tuple[list[list[int]], list[int]]:
             cur.append(w)
         if cur:
             segs.append(cur)
+    segs = _split_at_columns(layout, segs)
     for i, seg in enumerate(segs):
         for w in seg:
             seg_of[w] = i
     return segs, seg_of
+
+
+def _split_at_columns(layout: PageView, segs: list[list[int]]) -> list[list[int]]:
+    """Segments cut again where a word starts a column of the row above or below: a table
+    of addresses set its columns closer than SEGMENT_GAP ("New York, NY 10166-4193" |
+    "Washington, DC 20005-3502" read as one line), but each cell starts under the cell
+    above it. A cut needs a gap of COLUMN_GAP text heights before the word."""
+    starts = [(layout.words[s[0]].bbox[0], layout.line_of_word(s[0])) for s in segs]
+    out: list[list[int]] = []
+    for seg in segs:
+        line = layout.line_of_word(seg[0])
+        h = line.height
+        near = [x for x, other in starts if other is not line and
+                0 < abs(other.yc - line.yc) <= ROW_STEP * h]
+        cur = [seg[0]]
+        for prev, w in zip(seg, seg[1:]):
+            x0 = layout.words[w].bbox[0]
+            if x0 - layout.words[prev].bbox[2] > COLUMN_GAP * h and \
+                    any(abs(x0 - x) <= 0.5 * h for x in near):
+                out.append(cur)
+                cur = []
+            cur.append(w)
+        out.append(cur)
+    return out
 
 
 def _has_comma(text: str) -> bool:

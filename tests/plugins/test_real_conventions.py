@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PIL import Image, ImageDraw, ImageFont
-from rules_pages import CHAR_W, page_from_rows
+from rules_pages import CHAR_W, one_line_rows, page_from_rows
 
 from redactor_plugins.presidio_detector import PresidioDetector
 from redactor_plugins.rules_detector import RulesDetector
@@ -144,3 +144,16 @@ def test_an_area_code_set_apart_from_seven_digits_is_a_phone(rules, presidio, ro
     assert ("PHONE", phone) in {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
     # Presidio's UK NHS checksum does not retype it as an identifier
     assert not [s for s in presidio.detect(_line(row)) if s.text == phone and s.type != "PHONE"]
+
+
+def test_a_table_of_addresses_read_as_one_line_is_cut_at_its_columns(rules):
+    """A law firm's letterhead lists its offices in columns closer than a cell gap: OCR
+    reads the city lines of all columns as one line; each cell starts under its street."""
+    # the city line cells 1.2-2.2 text heights apart (a word space is 0.3, a cell gap 2.2)
+    page = one_line_rows([[(80, "200 PARK AVENUE"), (300, "1400 L STREET, N.W."), (600, "35 WEST WACKER")],
+                          [(80, "New York, NY 1O16"), (300, "Washington, DC ZOCO5-3502"),
+                           (600, "Chicago, IL 6O6O1")]])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    # the Washington cell is the town line of the street above it, not the New York cell's rest
+    assert any(t == "ADDRESS" and "Washington, DC ZOCO5-3502" in text for t, text in found), found
+    assert not any("NY" in text and "Washington" in text for t, text in found), found
