@@ -61,6 +61,9 @@ class RedactorConfig:
     fit_to_ink: bool = _opt(True, "grow each box to the ink of its value (--no-ink-fit: off)")
     ink_shrink: bool = _opt(False, "with fit_to_ink: also cut a box's empty margins")
     propagate_repeats: bool = _opt(True, "hide the other occurrences of a found value too")
+    # redactor.authority_addresses: "U.S. Department of Justice / Washington, DC 20530"
+    keep_authority_addresses: bool = _opt(False, "hide the issuing authority's address a "
+                                          "government form prints (off: left readable)")
     grow_over_unsure: bool = _opt(True, "critical values take in the garbled OCR words beside them")
     grow_over_unread_ink: bool = _opt(True, "critical boxes take in unread ink beside them")
     # Every output page is read again before it is written (redactor.verify: only what a

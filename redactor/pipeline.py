@@ -15,6 +15,7 @@ from PIL import Image
 
 from redactor import registry
 from redactor.aligner import Alignment, align_spans, propagate_repeats
+from redactor.authority_addresses import drop_authority_addresses
 from redactor.config import RedactorConfig, load_config
 from redactor.errors import PluginFailed, RedactorError, plugin_failure
 from redactor.imageio import as_page_image
@@ -152,6 +153,10 @@ class Redactor:
             except Exception as exc:
                 raise plugin_failure(f"detector {name!r}", exc) from exc
             found.extend(sanitize_spans(page, spans or [], name, getattr(det, "evidence_of", None)))
+        if not self.config.keep_authority_addresses:
+            # the form's own print, not a detector's or a user's filter: verification too
+            # leaves it readable (redactor.authority_addresses)
+            found = drop_authority_addresses(page.text, found)
         if self.user_patterns:
             found.extend(find_pattern_spans(self.user_patterns, page))
         if apply_filters and self.types is not None:

@@ -157,7 +157,8 @@ class AddressPage:
         words = [self.layout.words[w].text for w in self.segs[best]]
         first = words[0].lstrip(JUNK_LEAD)
         # the house number as OCR may read it ("$367", "S42" for 5367, 542): a real digit
-        # in it, the rest digit-like
+        # in it, the rest digit-like; a number before a colon is a caption's misread ("10:"
+        # for "TO:") or a time
         if any(c.isdigit() for c in first):
             first = first.translate(HOUSE_NUMBER_CONFUSIONS)
         # ... or the room, suite or floor of a building that has no street number of its own
@@ -165,7 +166,7 @@ class AddressPage:
         unit = first.lower().rstrip(".,:") in self.vocab.unit_designators and len(words) > 1 and \
             re.match(r"#?\d{1,5}[A-Za-z]?,?$", words[1]) is not None
         if any("@" in w for w in words) or \
-                not (unit or re.match(r"\d{1,6}\b(?![/.\-]\d)|(?i:p\W{0,3}o\W{0,3}box)", first)) or \
+                not (unit or re.match(r"\d{1,6}\b(?![/.\-]\d|:)|(?i:p\W{0,3}o\W{0,3}box)", first)) or \
                 not any(c.isalpha() for w in words[1:] for c in w):
             return None
         return best

@@ -1,0 +1,51 @@
+"""The address of the public authority that issued a form, printed by the form's publisher.
+
+Government forms print the issuing body's mailing address in their header and in their
+instructions ("U.S. Department of Justice / Washington, DC 20530", "... to the Office of
+Management and Budget, Washington, DC 20503"): the same text on every copy anyone files,
+like the form's OMB number, so not data about anyone (the real set's GUIDE leaves it out as
+the form's own print). Its town and state are found as places and its city line as an
+address by every detector; this module finds those city lines so that the pipeline drops
+the spans that lie inside them. A filer's own address ("Foley, Hoag &
+Eliot LLP / 1747 Pennsylvania Ave., N.W. / Washington, D.C. 20006") follows no authority's
+name and stays.
+
+Pure functions on the page text."""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from redactor.model import Span
+
+# The name of a government body: a department, an office, a bureau, an agency or a service
+# named "of" its field, or a national revenue or immigration service.
+_AUTHORITY = (r"(?:Department|Dept\.?|DEPARTMENT|DEPT\.?)\s+[Oo][Ff]\s+(?:[Tt]he\s+)?[A-Z][A-Za-z]+"
+              r"|(?:Office|OFFICE|Bureau|BUREAU|Agency|AGENCY|Administration)\s+[Oo][Ff]\s+[A-Z][A-Za-z]+"
+              r"(?:\s+(?:and|&)\s+[A-Z][A-Za-z]+)?"
+              r"|Internal\s+Revenue\s+Service|Social\s+Security\s+Administration")
+# Its city line: a town, a state (a two-letter code or D.C. as typed or read), a ZIP.
+_CITY_LINE = (r"[A-Z][A-Za-z]+(?:\s[A-Z][A-Za-z]+)?,?\s*(?:D\.?\s?C\.?|[A-Z]\.?\s?[A-Z]\.?)\s*[,.]?"
+              r"\s*\d{5}(?:-\d{4})?")
+# Between the two: at most this many words (the form's title printed beside the body's name
+# in the header, a comma-separated sequence of the body's units) and one blank line.
+_BETWEEN = r"(?P<between>[,;]?(?:[ \t]+[^\s]+){0,8}?[,;]?\s{1,3})"
+_AUTHORITY_CITY = re.compile(rf"(?:{_AUTHORITY}){_BETWEEN}(?P<city>{_CITY_LINE})")
+# A street line between them is an office's own address ("Bermuda Department of Tourism,
+# 630 Fifth Avenue, New York"): a body that receives visitors, not the form's publisher.
+_HOUSE_NUMBER = re.compile(r"(?<![\w.])\d{1,5}[A-Za-z]?[ ]+[A-Z]")
+
+
+def authority_city_lines(text: str) -> list[tuple[int, int]]:
+    """Character ranges of the city lines that follow a public authority's name."""
+    return [m.span("city") for m in _AUTHORITY_CITY.finditer(text)
+            if not _HOUSE_NUMBER.search(m.group("between"))]
+
+
+def drop_authority_addresses(text: str, spans: Sequence[Span]) -> list[Span]:
+    """``spans`` without those inside an authority's city line (its places, its address,
+    and what a model made of its ZIP: "DC 20530" as a date)."""
+    lines = authority_city_lines(text)
+    if not lines:
+        return list(spans)
+    return [s for s in spans if not any(a <= s.start and s.end <= b for a, b in lines)]

@@ -1,0 +1,61 @@
+"""The issuing authority's address a government form prints is the form's own text: the
+default pipeline (real rules and Presidio) leaves it readable, and still hides a filer's
+address in the same city."""
+from __future__ import annotations
+
+import pytest
+
+from redactor.authority_addresses import authority_city_lines
+from redactor.config import RedactorConfig
+from redactor.model import OcrPage, WordBox
+from redactor.pipeline import Redactor
+
+
+def _page(lines: list[str]) -> OcrPage:
+    words = []
+    for n, line in enumerate(lines):
+        x = 20
+        for w in line.split():
+            words.append(WordBox(w, (x, 20 + 30 * n, x + 11 * len(w), 40 + 30 * n), 95.0, n, 0))
+            x += 11 * len(w) + 11
+    return OcrPage(1400, 40 + 30 * len(lines), tuple(words), "test")
+
+
+@pytest.mark.parametrize("text,city", [
+    ("U.S. Department of Justice\nWashington, DC 20530", "Washington, DC 20530"),
+    ("Registration Unit, Criminal Division, U.S. Department of Justice, Washington, D.C.\n20530. The",
+     "Washington, D.C.\n20530"),
+    ("to the Office of Management and Budget, Washington, DC 20503.", "Washington, DC 20503"),
+    ("UNITED STATES DEPARTMENT OF JUSTICE Approval Expires October 1941\n\nWASHINGTON, D.C. 20530",
+     "WASHINGTON, D.C. 20530"),
+])
+def test_the_city_line_after_an_authoritys_name_is_found(text, city):
+    assert [text[a:b] for a, b in authority_city_lines(text)] == [city]
+
+
+@pytest.mark.parametrize("text", [
+    "Foley, Hoag & Eliot LLP\n1747 Pennsylvania Ave., N.W.\nWashington, D.C. 20006",
+    # an office with a street address of its own receives visitors: its address is data
+    "Bermuda Department of Tourism, 630 Fifth Avenue, New York, NY 10111",
+])
+def test_a_filers_or_an_offices_street_address_is_no_authority_line(text):
+    assert authority_city_lines(text) == []
+
+
+@pytest.fixture(scope="module")
+def redactor():
+    return Redactor(RedactorConfig())
+
+
+def test_the_default_pipeline_leaves_the_authority_address_and_hides_the_filers(redactor):
+    page = _page(["Short Form Registration Statement", "U.S. Department of Justice",
+                  "Washington, DC 20530", "1. Name of Registrant", "Foley, Hoag & Eliot LLP",
+                  "1747 Pennsylvania Ave., N.W.", "Washington, D.C. 20006"])
+    spans = redactor.detect(page)
+    authority = page.text.index("Washington, DC 20530")
+    assert not [s for s in spans if s.start < authority + 20 and s.end > authority], spans
+    filer = page.text.index("Washington, D.C. 20006")
+    assert any(s.type == "ADDRESS" and s.start <= filer < s.end for s in spans), spans
+    # with the option off, the authority's city line is hidden like any other
+    kept = Redactor(RedactorConfig(keep_authority_addresses=True)).detect(page)
+    assert [s for s in kept if s.start < authority + 20 and s.end > authority], kept
