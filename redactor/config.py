@@ -64,6 +64,9 @@ class RedactorConfig:
     # redactor.authority_addresses: "U.S. Department of Justice / Washington, DC 20530"
     keep_authority_addresses: bool = _opt(False, "hide the issuing authority's address a "
                                           "government form prints (off: left readable)")
+    # redactor.option_lists: a form's printed columns of states or countries to tick
+    keep_option_lists: bool = _opt(False, "hide the places of a form's printed option list "
+                                   "(off: left readable)")
     grow_over_unsure: bool = _opt(True, "critical values take in the garbled OCR words beside them")
     grow_over_unread_ink: bool = _opt(True, "critical boxes take in unread ink beside them")
     # Every output page is read again before it is written (redactor.verify: only what a

@@ -16,6 +16,7 @@ from PIL import Image
 from redactor import registry
 from redactor.aligner import Alignment, align_spans, propagate_repeats
 from redactor.authority_addresses import drop_authority_addresses
+from redactor.option_lists import drop_option_lists
 from redactor.config import RedactorConfig, load_config
 from redactor.errors import PluginFailed, RedactorError, plugin_failure
 from redactor.imageio import as_page_image
@@ -170,6 +171,8 @@ class Redactor:
             found = self.lists.drop_allowed(page, found)
         if len(self.detectors) > 1:
             found = merge_spans(page, found)
+        if not self.config.keep_option_lists:
+            found = drop_option_lists(page, found)
         if self.config.grow_over_unsure:
             found = grow_over_unsure_words(page, found)
         if self.config.propagate_repeats:
