@@ -65,6 +65,11 @@ def _variants() -> list[Variant]:
         stage("propagate_repeats", "other occurrences of a found value redacted too"),
         stage("fit_to_ink", "boxes fitted to the value's ink (OCR word boxes as they are)"),
         stage("grow_over_unread_ink", "critical boxes taking in unread ink beside them"),
+        Variant("no_drop_authority_addresses", "a government form's printed authority address "
+                "left readable (keep_authority_addresses on: hidden like any address)", "stage",
+                flags={"keep_authority_addresses": True}),
+        Variant("no_drop_option_lists", "a form's printed option list of places left readable "
+                "(keep_option_lists on: every name hidden)", "stage", flags={"keep_option_lists": True}),
         Variant("no_ocr_rereads", "OCR re-reads: unsure words, lines run together, unread ink "
                 "(reread_unsure, split_merged, read_unread off)", "ocr",
                 ocr_options={"reread_unsure": False, "split_merged": False, "read_unread": False}),
