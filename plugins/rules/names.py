@@ -83,6 +83,22 @@ def _salutation_like(key: str, salutations: set[str], line_words: list[str]) -> 
                for s in salutations)
 
 
+_SHORT_TITLES = ("mr", "ms", "dr", "mrs")
+
+
+def _misread_title(layout: PageView, i: int, key: str, honorifics: set[str]) -> bool:
+    """"Me. Dufry" in "Mr. Gastman  Me. Dufry  Dr. Gehultz": a short title OCR read one
+    letter wrong (r as e, a stroke lost), its stop kept, in a list whose other names carry
+    their titles read right (a distribution list, a routing slip). Alone it is no title."""
+    t = layout.words[i].text
+    if not (t.endswith(".") and 2 <= len(key) <= 3 and key[0] in "md" and key not in honorifics) or \
+            not any(len(key) == len(h) and sum(a != b for a, b in zip(key, h)) == 1 for h in _SHORT_TITLES):
+        return False
+    line = layout.line_of_word(i)
+    return any(w != i and layout.words[w].text.rstrip(".,:").lower() in _SHORT_TITLES
+               for w in line.words)
+
+
 def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = None) -> list[Hit]:
     out: list[Hit] = []
     honorifics = {h.lower() for h in vocab.honorifics}
@@ -102,7 +118,7 @@ def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = No
         if not t[:1].isupper():
             continue
         line = layout.line_of_word(i)
-        if key in honorifics and rest and not t.endswith(","):
+        if (key in honorifics or _misread_title(layout, i, key, honorifics)) and rest and not t.endswith(","):
             # "Dr" is also "Drive": a title needs a capitalised word right after it
             nxt = layout.words[rest[0]].text
             if nxt[:1].isupper() and not any(c.isdigit() for c in nxt):

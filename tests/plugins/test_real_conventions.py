@@ -157,3 +157,16 @@ def test_a_table_of_addresses_read_as_one_line_is_cut_at_its_columns(rules):
     # the Washington cell is the town line of the street above it, not the New York cell's rest
     assert any(t == "ADDRESS" and "Washington, DC ZOCO5-3502" in text for t, text in found), found
     assert not any("NY" in text and "Washington" in text for t, text in found), found
+
+
+def test_a_title_read_one_letter_wrong_in_a_list_of_titled_names_still_announces_a_name(rules):
+    """A distribution list "Mr. Gastman  Me. Dufry  Dr. Gehultz": OCR read the r of one
+    "Mr." as an e; the other titles on the line say what it is."""
+    page = one_line_rows([[(20, "Mr. Gastman"), (300, "Me. Dufry"), (600, "Dr. Gehultz")]])
+    persons = {s.text for s in rules.detect(page) if s.type == "PERSON"}
+    assert "Dufry" in persons, persons
+
+
+def test_a_title_like_word_alone_announces_nothing(rules):
+    page = page_from_rows(["Me. Reading is not required."])
+    assert not [s for s in rules.detect(page) if s.type == "PERSON"]
