@@ -299,6 +299,22 @@ def _rule_run_end(near: np.ndarray, start: int, step: int, reach: int = 4) -> in
     return None
 
 
+def _rule_only_margins(labels: np.ndarray, rules: set, box, own) -> tuple[bool, bool, bool, bool]:
+    """For each side of ``box`` (left, top, right, bottom; crop pixels), whether the strip
+    between the box's own ink ``own`` and that edge holds ink of ``rules`` (rule and border
+    components) and nothing else: a strip with no ink at all is left to the bounded cut."""
+    bx0, by0, bx1, by1 = (max(0, int(v)) for v in box)
+    ox0, oy0 = int(np.floor(own[0])), int(np.floor(own[1]))
+    ox1, oy1 = int(np.ceil(own[2])), int(np.ceil(own[3]))
+    strips = (labels[by0:by1, bx0:max(bx0, ox0)], labels[by0:max(by0, oy0), bx0:bx1],
+              labels[by0:by1, min(bx1, ox1):bx1], labels[min(by1, oy1):by1, bx0:bx1])
+    out = []
+    for strip in strips:
+        found = set(np.unique(strip).tolist()) - {0}
+        out.append(bool(found) and found <= rules)
+    return tuple(out)
+
+
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
             max_grow_x: float = MAX_GROW_X, max_grow_y: float = MAX_GROW_Y, shrink: bool = False,
             tighten: bool = True, threshold: float | None = None) -> BBox:
@@ -406,10 +422,17 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 if faint is not None:
                     keep.append((faint[0] + cx0, faint[1] + cy0, faint[2] + cx0, faint[3] + cy0))
                 lim = TIGHTEN_MAX * h
-                nx0 = max(nx0, min(min(g[0] for g in keep), x0 + lim))
-                ny0 = max(ny0, min(min(g[1] for g in keep), y0 + lim))
-                nx1 = min(nx1, max(max(g[2] for g in keep), x1 - lim))
-                ny1 = min(ny1, max(max(g[3] for g in keep), y1 - lim))
+                kx0, ky0 = min(g[0] for g in keep), min(g[1] for g in keep)
+                kx1, ky1 = max(g[2] for g in keep), max(g[3] for g in keep)
+                # ... and without that bound where all the box holds beyond its own ink is
+                # rule: a value typed on a fill-in line whose OCR box ran along the line
+                # to its end ("Assay No. 6692______"); the rule is the form's, not the value
+                rule_only = _rule_only_margins(labels, set(structure_labels), (bx0, by0, bx1, by1),
+                                               (kx0 - cx0, ky0 - cy0, kx1 - cx0, ky1 - cy0))
+                nx0 = max(nx0, kx0 if rule_only[0] else min(kx0, x0 + lim))
+                ny0 = max(ny0, ky0 if rule_only[1] else min(ky0, y0 + lim))
+                nx1 = min(nx1, kx1 if rule_only[2] else max(kx1, x1 - lim))
+                ny1 = min(ny1, ky1 if rule_only[3] else max(ky1, y1 - lim))
             h = href
     pad = pad_frac * h
     return (float(max(0.0, nx0 - pad)), float(max(0.0, ny0 - pad)),

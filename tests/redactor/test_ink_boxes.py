@@ -349,3 +349,39 @@ def test_text_hanging_from_the_far_side_of_a_rule_is_not_pulled_in():
     assert _inside(word, fitted)[0] == word.sum()
     assert fitted[3] <= r1 + 1
     assert fitted[1] >= box[1] - 1
+
+
+def test_a_box_run_along_its_fill_in_line_is_cut_back_to_the_value():
+    # "Assay No. 6692______": the value typed just above a fill-in line, and OCR's word box
+    # running along the line to its end and down onto it; the box keeps every glyph and
+    # gives the rule back, however far it reached
+    font = ImageFont.truetype(FONT, 30)
+    page = Image.new("L", (700, 200), 255)
+    ImageDraw.Draw(page).text((100, 60), "6692", font=font, fill=0)
+    g = np.asarray(page).copy()
+    word = g < 128
+    ys, xs = np.nonzero(word)
+    r0 = int(ys.max()) + 4                      # the line, a little under the digits
+    g[r0:r0 + 2, 90:400] = 0
+    box = (float(xs.min()), float(ys.min()), 300.0, float(r0 + 2))   # 3+ text heights too long
+    fitted = fit_box(g, box, pad_frac=0.0)
+    got, total = _inside(word, fitted)
+    assert got == total
+    assert fitted[2] <= xs.max() + 2, fitted                # the line's stretch given back
+    assert fitted[3] <= r0, fitted                          # ... and the line under the digits
+
+
+def test_a_box_whose_margin_holds_more_than_rule_keeps_the_bounded_cut():
+    # beside the value, past the fill-in line's start, a faint mark that is not a rule: the
+    # margin is not rule alone, so the box is only tightened by the usual bound
+    font = ImageFont.truetype(FONT, 30)
+    page = Image.new("L", (700, 200), 255)
+    ImageDraw.Draw(page).text((100, 60), "6692", font=font, fill=0)
+    g = np.asarray(page).copy()
+    ys, xs = np.nonzero(g < 128)
+    r0 = int(ys.max()) + 4
+    g[r0:r0 + 2, 90:400] = 0
+    g[int(ys.min()) + 5:int(ys.min()) + 12, 260:266] = 0   # a mark in the box's far margin
+    box = (float(xs.min()), float(ys.min()), 300.0, float(r0 + 2))
+    fitted = fit_box(g, box, pad_frac=0.0)
+    assert fitted[2] >= 266, fitted
