@@ -25,7 +25,8 @@ _AUTHORITY = (r"(?:Department|Dept\.?|DEPARTMENT|DEPT\.?)\s+[Oo][Ff]\s+(?:[Tt]he
               r"(?:\s+(?:and|&)\s+[A-Z][A-Za-z]+)?"
               r"|Internal\s+Revenue\s+Service|Social\s+Security\s+Administration")
 # Its city line: a town, a state (a two-letter code or D.C. as typed or read), a ZIP.
-_CITY_LINE = (r"[A-Z][A-Za-z]+(?:\s[A-Z][A-Za-z]+)?,?\s*(?:D\.?\s?C\.?|[A-Z]\.?\s?[A-Z]\.?)\s*[,.]?"
+# (a town name hyphenated at a line's end, "Washing-\nton", is one word)
+_CITY_LINE = (r"[A-Z][A-Za-z]+(?:-\n[a-z]+)?(?:\s[A-Z][A-Za-z]+)?,?\s*(?:D\.?\s?C\.?|[A-Z]\.?\s?[A-Z]\.?)\s*[,.]?"
               r"\s*\d{5}(?:-\d{4})?")
 # Between the two: at most this many words (the form's title printed beside the body's name
 # in the header, a comma-separated sequence of the body's units) and one blank line.

@@ -26,6 +26,7 @@ def _page(lines: list[str]) -> OcrPage:
     ("Registration Unit, Criminal Division, U.S. Department of Justice, Washington, D.C.\n20530. The",
      "Washington, D.C.\n20530"),
     ("to the Office of Management and Budget, Washington, DC 20503.", "Washington, DC 20503"),
+    ("Criminal Division, Department of Justice, Washing-\nton, D.C. 20530. The", "Washing-\nton, D.C. 20530"),
     ("UNITED STATES DEPARTMENT OF JUSTICE Approval Expires October 1941\n\nWASHINGTON, D.C. 20530",
      "WASHINGTON, D.C. 20530"),
 ])
