@@ -88,6 +88,13 @@ def _detectors(spans: Iterable[Span]) -> str:
     return "+".join(names)
 
 
+def _joined(prev: Span, s: Span, text: str) -> Span:
+    """Two spans of one value (``prev`` before ``s``) as one: the extent of both, the
+    higher score, every detector and the stronger evidence."""
+    return prev.with_(end=s.end, score=max(prev.score, s.score), detector=_detectors([prev, s]),
+                      text=text[prev.start:s.end], evidence=max(evidence_of(prev), evidence_of(s)))
+
+
 def _clusters(spans: list[Span]) -> list[list[Span]]:
     out: list[list[Span]] = []
     end = -1
@@ -238,9 +245,7 @@ def join_inverted_names(spans: list[Span], text: str) -> list[Span]:
                 1 <= len(text[s.start:s.end].split()) <= 2 and \
                 not (prev.detector == s.detector == "rules") and \
                 not (len(text[s.start:s.end].split()) == 1 and _FIRM_TAIL.match(text, s.end)):
-            out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
-                                 detector=_detectors([prev, s]), text=text[prev.start:s.end],
-                                 evidence=max(evidence_of(prev), evidence_of(s)))
+            out[-1] = _joined(prev, s, text)
             continue
         if s.type == "PERSON" and _FIRST_AND_INITIAL.fullmatch(text[s.start:s.end]):
             # "Walker, Maria L." where only "Maria L." was tagged: a form's "Last, First
@@ -269,9 +274,7 @@ def join_names_across_marks(spans: list[Span], text: str) -> list[Span]:
         if prev is not None and prev.type == s.type == "PERSON" and \
                 _NAME_MARKS_GAP.fullmatch(text, prev.end, s.start) and \
                 len(text[prev.start:prev.end].split()) <= 3 and len(text[s.start:s.end].split()) <= 3:
-            out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
-                                 detector=_detectors([prev, s]), text=text[prev.start:s.end],
-                                 evidence=max(evidence_of(prev), evidence_of(s)))
+            out[-1] = _joined(prev, s, text)
             continue
         out.append(s)
     return out
@@ -293,9 +296,7 @@ def join_split_addresses(spans: list[Span], text: str) -> list[Span]:
                 _ADDRESS_PIECE_GAP.fullmatch(text[prev.end:s.start]) and \
                 not WEB_ADDRESS_START.match(text, s.start) and \
                 not ("@" in text[prev.start:prev.end] and "@" in text[s.start:s.end]):
-            out[-1] = prev.with_(end=s.end, score=max(prev.score, s.score),
-                                 detector=_detectors([prev, s]), text=text[prev.start:s.end],
-                                 evidence=max(evidence_of(prev), evidence_of(s)))
+            out[-1] = _joined(prev, s, text)
             continue
         out.append(s)
     return out
