@@ -196,9 +196,12 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms) -> int | 
         # work; a comma joins names only in a firm of partners ("Foley, Hoag & Eliot LLP")
         start += name.rindex(", ") + 2
         name = text[start:m.end("name")]
-    if not legal and not any(c.islower() for c in text[start:m.end()]):
-        return None
     words = _name_words(name)
+    if not legal and not any(c.islower() for c in text[start:m.end()]) and \
+            not any(len(w) >= 4 and is_proper_name(w, text[start:m.end()]) for w in words):
+        # ... unless a word of its name is one no dictionary has: letterheads, footers and
+        # distribution lists print a company in capitals ("LORILLARD RESEARCH CENTER")
+        return None
     if any(w.lower() in forms.roles for w in words):
         return None
     if not legal and (_only_activity(m.group("words") or "", forms) or len(words) == 1) and \

@@ -170,3 +170,17 @@ def test_a_title_read_one_letter_wrong_in_a_list_of_titled_names_still_announces
 def test_a_title_like_word_alone_announces_nothing(rules):
     page = page_from_rows(["Me. Reading is not required."])
     assert not [s for s in rules.detect(page) if s.type == "PERSON"]
+
+
+@pytest.mark.parametrize("row,org", [("LORILLARD RESEARCH CENTER", "LORILLARD RESEARCH CENTER"),
+                                     ("LORILLARO RESEARCH CENTER", "LORILLARO RESEARCH CENTER")])
+def test_a_company_in_capitals_with_a_proper_name_is_an_organization(rules, row, org):
+    """A letterhead's or a footer's company in capitals: a word no dictionary has (read
+    right or with one letter wrong) makes it a name, not a heading."""
+    assert ("ORGANIZATION", org) in {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+
+
+@pytest.mark.parametrize("row", ["APPLICATION FOR GROUP INSURANCE", "MEDICAL RESEARCH COUNCIL",
+                                 "INTERNAL SECURITY SECTION"])
+def test_a_heading_in_capitals_of_dictionary_words_is_no_organization(rules, row):
+    assert not [s for s in rules.detect(page_from_rows([row])) if s.type == "ORGANIZATION"]
