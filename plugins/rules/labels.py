@@ -7,12 +7,12 @@ import re
 
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.caption_names import find_caption_name_hits
-from redactor_plugins.rules.blocks import runs_to_ranges
+from redactor_plugins.rules.blocks import lines_under, runs_to_ranges
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.label_geometry import BELOW_GAP, RIGHT_GAP_STRONG, LabelGeometry
 from redactor_plugins.rules.label_phrases import JUNK, LabelHit, find_labels, stop_starts
-from redactor.plugin_api import UNSURE_CONF, PageView
-from redactor_plugins.rules.people import place_with_compass, plausible_name
+from redactor.plugin_api import UNSURE_CONF, PageView, veto_words
+from redactor_plugins.rules.people import NOT_INITIALS, place_with_compass, plausible_name
 from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab
 
 MAX_TABLE_ROWS = 40
@@ -32,12 +32,22 @@ UNREADABLE_WORDS = {"name": 3, "phone": 4, "id": 3, "card": 4, "email": 2, "onli
                     "period": 3, "code": 3}
 UNREADABLE_MIN_CHARS = 3
 UNREADABLE_SCORE = 0.6
+COPY_LIST_SCORE = 0.8     # aligned under a copy list's caption, not beside it
 
 FILLERS = {"is", "was", "are", "will", "be", "of", "=", "-", "", "#", "no", "number", "nr", "reads",
            "ending", "in", "on", "file"}
 _ADDRESS_AFTER_NAME = re.compile(r"[<(\[][^\s<>()\[\]]+@[^\s<>()\[\]]+[>)\]][;,]?")
 _STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))")
 _SLASH_DATE = re.compile(r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{2}|(?:19|20)\d{2})")
+# A memo's copy list: its recipients run down the page under the first one, one a line and
+# aligned with it ("cc: RSS / RDC / PHL / Records / Project Leader"), as names or as the staff
+# initials memos route copies by; the list ends at the first line that is neither (an office,
+# a role: "Records", "Project Leader")
+COPY_LIST_KEYS = frozenset({"cc", "ce", "bcc", "distribution", "distribution list", "copies to", "copy to"})
+_STAFF_INITIALS = re.compile(r"[A-Z]{2,4}")
+# a word in capitals is an everyday word at this frequency ("FILE" 4.8, "MEMO" 3.8, "FYI" 3.5);
+# three letters that are someone's initials are rarer strings ("PRC" 3.1, "RDC" 2.3)
+INITIALS_ZIPF = 3.5
 _CARD_SHAPE = re.compile(r"\d{13,19}|\d{4}(?:[ \-]\d{4}){2}[ \-]\d{1,7}")
 
 
@@ -276,6 +286,8 @@ class LabelRules(LabelGeometry):
             if found or (toks and not self._far_dirt(lh, toks)) or \
                     all(g.value in RIGHT_ONLY_KINDS for g in groups):
                 hits.extend(found)
+                if found and lh.key in COPY_LIST_KEYS:
+                    hits.extend(self._copy_list(found[0]))
                 continue
             # nothing on the right, or only unsure dirt in the next cell (a smudge read "fo}"
             # 19 text heights away): the value sits under the label (form cell, table column)
@@ -300,6 +312,41 @@ class LabelRules(LabelGeometry):
             if not any(s <= lh.start < e for s, e in addresses):
                 hits.extend(found)
         return hits
+
+    def _copy_list(self, first: Hit) -> list[Hit]:
+        """The recipients listed under the first one of a copy list, aligned with it."""
+        lay = self.layout
+        run = lay.words_in(first.start, first.end)
+        if not run:
+            return []
+        hits: list[Hit] = []
+
+        def stop(r) -> bool:
+            hit = self._recipient(r)
+            if hit is not None:
+                hits.append(hit)
+            return hit is None
+
+        lines_under(lay, run, lay.words[run[0]].bbox[0], MAX_LISTED_NAMES, stop,
+                    word_stop=self._is_terminator_word)
+        return hits
+
+    def _recipient(self, run) -> Hit | None:
+        """A copy list's line as a PERSON hit: a name, or staff initials alone ("RDC")."""
+        from wordfreq import zipf_frequency
+        lay = self.layout
+        toks = [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in run]
+        if len(toks) == 1 and _STAFF_INITIALS.fullmatch(toks[0][2]) and toks[0][2] not in NOT_INITIALS \
+                and toks[0][2] not in veto_words() and zipf_frequency(toks[0][2].lower(), "en") < INITIALS_ZIPF:
+            return Hit("label_person", toks[0][0], toks[0][1], COPY_LIST_SCORE)
+        r = V.name_value(toks, self.vocab, loose=False)
+        if r is None or r[2] or not plausible_name(self.text[r[0]:r[1]], self.vocab):
+            return None
+        words = [w.strip(".,;:") for w in self.text[r[0]:r[1]].split()]
+        if any(w.upper() in veto_words() for w in words) or \
+                (len(words) == 1 and V.is_common_word(words[0].lower())):
+            return None     # an office or a role: "Records", "Project Leader", "Files"
+        return Hit("label_person", r[0], r[1], COPY_LIST_SCORE)
 
     def _typed_capitals(self, lh: LabelHit, groups: list[LabelGroup]) -> list[Hit]:
         """A form row's caption printed in mixed case ("Material Tested ... Supplier OWENS

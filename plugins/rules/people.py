@@ -24,7 +24,7 @@ _SURNAME = re.compile(r"(?P<name>(?:Mc|Mac|O['’]|[a-z]{2,3})?[A-Z][a-z]+(?:[\-
                       r"|(?:Mc|Mac)?[A-Z]{3,}(?:[\-'’][A-Z]+)*)(?P<tail>[.,;:]?|/.*)")
 # Dotted initialisms that are no one's initials: a country, a US state, a postal term, a time
 # of day, a degree or an era ("U.S. Army", "P.O. Box", "N.Y. Times", "A.M. Session").
-_NOT_INITIALS = frozenset({"US", "USA", "UK", "UN", "EU", "EC", "PO", "AM", "PM", "BC", "AD", "MD", "DC",
+NOT_INITIALS = frozenset({"US", "USA", "UK", "UN", "EU", "EC", "PO", "AM", "PM", "BC", "AD", "MD", "DC",
                            "RD", "NB", "PS", "VS", "ET", "EG", "IE", "CO", "NO", "OK", "NW", "NE", "SW", "SE"})
 # What follows a surname and belongs to the name ("R. S. Sprinkle, III", "C. L. Tucker, Jr.")
 _SUFFIX = re.compile(r"(?:Jr|Sr|Esq|JR|SR|ESQ)\.?|I{2,3}|IV")
@@ -117,7 +117,7 @@ def initials_names(layout: PageView, vocab: Vocab) -> list[Hit]:
             inits = [layout.words[w].text for w in ws[i:i + n]]
             j = i + n
             if j < len(ws) and _same_cell(layout, ws[j - 1], ws[j]) and \
-                    _initials_letters(inits) not in _NOT_INITIALS and \
+                    _initials_letters(inits) not in NOT_INITIALS and \
                     _surname_ok(layout.words[ws[j]].text.split("/")[0], vocab) and \
                     not _sentence_goes_on(layout, ws, j):
                 end = _name_end(layout, ws, j, vocab)
@@ -180,7 +180,7 @@ def inverted_initials_names(layout: PageView, vocab: Vocab) -> list[Hit]:
             n = _initials_run(layout, ws, i + 1)
             letters = _initials_letters([layout.words[x].text for x in ws[i + 1:i + 1 + n]])
             # "York, N.Y.", "Washington, D.C.": a town and its state, not a sorted name
-            if n == 0 or letters in _NOT_INITIALS or letters in vocab.us_states or \
+            if n == 0 or letters in NOT_INITIALS or letters in vocab.us_states or \
                     not _surname_ok(t, vocab):
                 continue
             last = ws[i + n]

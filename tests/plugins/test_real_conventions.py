@@ -184,3 +184,25 @@ def test_a_company_in_capitals_with_a_proper_name_is_an_organization(rules, row,
                                  "INTERNAL SECURITY SECTION"])
 def test_a_heading_in_capitals_of_dictionary_words_is_no_organization(rules, row):
     assert not [s for s in rules.detect(page_from_rows([row])) if s.type == "ORGANIZATION"]
+
+
+def test_a_copy_list_runs_down_under_its_first_recipient(rules):
+    """A memo's "cc:" list: one recipient a line, aligned with the first, as names or staff
+    initials; an office or a role ends it ("Records", "Project Leader")."""
+    page = one_line_rows([[(20, "cc:"), (80, "RSS")], [(80, "RDC")], [(80, "PRC")], [(80, "Jane Doolittle")],
+                          [(80, "Records")], [(80, "Project Leader")]])
+    persons = [s.text for s in rules.detect(page) if s.type == "PERSON"]
+    assert persons == ["RSS", "RDC", "PRC", "Jane Doolittle"], persons
+
+
+@pytest.mark.parametrize("entry", ["FILE", "STAFF", "Files", "Project Leader"])
+def test_a_copy_list_line_that_is_a_word_or_a_role_is_no_person(rules, entry):
+    page = one_line_rows([[(20, "cc:"), (80, "Helen Marsh")], [(80, entry)]])
+    persons = [s.text for s in rules.detect(page) if s.type == "PERSON"]
+    assert persons == ["Helen Marsh"], persons
+
+
+def test_capitals_under_a_heading_are_no_copy_list(rules):
+    """Only a copy list's caption continues down: capitals stacked under other text stay."""
+    page = one_line_rows([[(20, "Dept:"), (80, "Research")], [(80, "RDC")], [(80, "PRC")]])
+    assert not [s for s in rules.detect(page) if s.type == "PERSON" and s.text in ("RDC", "PRC")]
