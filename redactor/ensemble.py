@@ -3,7 +3,8 @@ non-overlapping spans, without ever losing a critical character any member found
 
 The rule (pure, order-independent):
 0. With the page text, a PERSON span is first cut at line breaks and sentence ends (a name is
-   written on one line, inside one sentence; ``split_names_at_line_ends``); every piece stays.
+   written on one line, inside one sentence; ``split_names_at_line_ends``), and a model's
+   LOCATION at line breaks (a form's place field and the field under it); every piece stays.
 1. Spans that share at least one character form a cluster (transitively).
 2. The cluster's winner is the span ranked highest by: critical type (direct + linkage) before
    the rest, then the strength of the evidence behind it (``evidence_of``: a label or a
@@ -189,6 +190,7 @@ def _resolve(cluster: list[Span], text: str | None, priority: Sequence[str],
 # Abbreviations whose dot ends no sentence inside a name ("Dr. Maria Lopez", "John Smith Jr.")
 _NAME_ABBREVIATIONS = frozenset({"mr", "mrs", "ms", "dr", "prof", "st", "jr", "sr", "rev", "hon",
                                  "capt", "col", "gen", "lt", "sgt", "mt", "ft"})
+_LINE_END = re.compile(r"\n+")
 _LINE_OR_SENTENCE_END = re.compile(r"\n+|(?<=[A-Za-z]{3})\.[ ]+(?=[A-Z])")
 
 
@@ -197,14 +199,18 @@ def split_names_at_line_ends(spans: Iterable[Span], text: str) -> list[Span]:
     runs over a line break ("Renee L. Sullivan\nClothing/Textile Technologist", a model
     reading on into the job title under a signature) or over a sentence end ("approved by
     Patrick Lee. Copies of") is cut there; every piece stays a PERSON span, so nothing any
-    detector found is dropped."""
+    detector found is dropped. A place a model found is cut at line breaks the same way:
+    on a form a place is one field's value ("The Russian Federation"), and a model reads on
+    into the field under it ("Gazpom Export"); places found by rules or labels stay whole
+    (an address's town may wrap)."""
     out = []
     for s in spans:
-        if s.type != "PERSON":
+        place = s.type == "LOCATION" and evidence_of(s) == STATISTICAL
+        if s.type != "PERSON" and not place:
             out.append(s)
             continue
         start = s.start
-        for m in _LINE_OR_SENTENCE_END.finditer(text, s.start, s.end):
+        for m in (_LINE_END if place else _LINE_OR_SENTENCE_END).finditer(text, s.start, s.end):
             if m.group(0).startswith("."):
                 word = re.search(r"(\w+)$", text[s.start:m.start()])
                 if word and word.group(1).lower() in _NAME_ABBREVIATIONS:

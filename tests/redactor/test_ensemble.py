@@ -250,6 +250,20 @@ def test_a_person_span_over_a_sentence_end_is_cut_there_but_not_at_a_title_or_an
     assert [s.text for s in out] == ["Renee L. Sullivan", "Patrick Lee.", "Copies", "Dr. Maria Lopez"]
 
 
+def test_a_models_place_over_a_line_break_is_cut_at_it_a_rules_place_is_not():
+    # a form's country line and the company line under it ("The Russian Federation" /
+    # "Gazpom Export"): a model read on from the place into the next field
+    text = "Country: The Russian Federation\nGazpom Export Ltd sells gas. In Ann Arbor. Then"
+    out = merge_spans([_span(text, "Russian Federation\nGazpom Export", "LOCATION")], text=text)
+    assert [(s.type, s.text) for s in out] == [("LOCATION", "Russian Federation"),
+                                               ("LOCATION", "Gazpom Export")]
+    # a sentence end does not cut a place ("Ann Arbor. Then" is the model's, kept whole)
+    out = merge_spans([_span(text, "Ann Arbor. Then", "LOCATION")], text=text)
+    assert [s.text for s in out] == ["Ann Arbor. Then"]
+    out = merge_spans([_span(text, "Russian Federation\nGazpom", "LOCATION", 0.9, "rules")], text=text)
+    assert [s.text for s in out] == ["Russian Federation\nGazpom"]
+
+
 def test_other_types_are_not_cut_at_line_breaks():
     text = "Ship to:\n12 Main St\nSpringfield, IL 62701"
     out = merge_spans([_span(text, "12 Main St\nSpringfield, IL 62701", "ADDRESS", 0.9, "rules")], text=text)
