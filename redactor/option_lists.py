@@ -70,6 +70,16 @@ def option_list_places(page: OcrPage, spans: Sequence[Span]) -> set[int]:
     return listed if len(listed) >= MIN_LIST else set()
 
 
-def drop_option_lists(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
-    listed = option_list_places(page, spans)
-    return [s for k, s in enumerate(spans) if k not in listed]
+def option_list_ranges(page: OcrPage, spans: Sequence[Span]) -> list[tuple[int, int]]:
+    """Character ranges of the places of a printed option list among ``spans``."""
+    return [(spans[k].start, spans[k].end) for k in sorted(option_list_places(page, spans))]
+
+
+def drop_option_lists(page: OcrPage, spans: Sequence[Span],
+                      ranges: Sequence[tuple[int, int]] | None = None) -> list[Span]:
+    """``spans`` without the LOCATION spans inside an option list's places: those of
+    ``ranges`` when given (the list found once, before later stages added repeats of a
+    place written elsewhere), else the list found among ``spans``."""
+    if ranges is None:
+        ranges = option_list_ranges(page, spans)
+    return [s for s in spans if not (s.type == "LOCATION" and any(a <= s.start and s.end <= b for a, b in ranges))]

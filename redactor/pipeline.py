@@ -16,7 +16,7 @@ from PIL import Image
 from redactor import registry
 from redactor.aligner import Alignment, align_spans, propagate_repeats
 from redactor.authority_addresses import drop_authority_addresses
-from redactor.option_lists import drop_option_lists
+from redactor.option_lists import drop_option_lists, option_list_ranges
 from redactor.config import RedactorConfig, load_config
 from redactor.errors import PluginFailed, RedactorError, plugin_failure
 from redactor.imageio import as_page_image
@@ -171,12 +171,17 @@ class Redactor:
             found = self.lists.drop_allowed(page, found)
         if len(self.detectors) > 1:
             found = merge_spans(page, found)
-        if not self.config.keep_option_lists:
-            found = drop_option_lists(page, found)
+        options = [] if self.config.keep_option_lists else option_list_ranges(page, found)
+        found = drop_option_lists(page, found, options)
         if self.config.grow_over_unsure:
             found = grow_over_unsure_words(page, found)
         if self.config.propagate_repeats:
             found = propagate_repeats(page, found)
+            # a repeat of a value found elsewhere ("Washington" in the instructions' prose)
+            # does not bring the form's own print back
+            if not self.config.keep_authority_addresses:
+                found = drop_authority_addresses(page.text, found)
+            found = drop_option_lists(page, found, options)
         if self.lists:
             found = self.lists.add_denied(page, self.lists.drop_allowed(page, found))
         return sorted(found, key=lambda s: (s.start, s.end, s.type))

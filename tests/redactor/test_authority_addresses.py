@@ -60,3 +60,16 @@ def test_the_default_pipeline_leaves_the_authority_address_and_hides_the_filers(
     # with the option off, the authority's city line is hidden like any other
     kept = Redactor(RedactorConfig(keep_authority_addresses=True)).detect(page)
     assert [s for s in kept if s.start < authority + 20 and s.end > authority], kept
+
+
+def test_a_place_found_elsewhere_does_not_bring_the_authority_address_back(redactor):
+    """The instructions name the town in prose ("filed with the Registration Unit in
+    Washington, D.C."): hiding that repeat hides every "Washington" on the page, but not the
+    authority's city line, the form's own print."""
+    page = _page(["U.S. Department of Justice", "Washington, DC 20530",
+                  "Two copies are filed with the Registration Unit in Washington, D.C. today."])
+    spans = redactor.detect(page)
+    prose = page.text.index("Washington, D.C. today")
+    assert any(s.start <= prose < s.end for s in spans), spans     # the repeat is hidden ...
+    authority = page.text.index("Washington, DC 20530")
+    assert not [s for s in spans if s.start < authority + 20 and s.end > authority], spans   # ... not the print

@@ -58,3 +58,17 @@ def test_a_few_places_one_per_line_are_no_option_list(redactor):
     page = _words([[(60, "Offices:")], [(60, "Boston")], [(60, "Chicago")], [(60, "Denver")]])
     places = {s.text for s in redactor.detect(page) if s.type == "LOCATION"}
     assert {"Boston", "Chicago", "Denver"} <= places, places
+
+
+def test_a_place_written_elsewhere_does_not_bring_its_option_back(redactor):
+    """"Place of birth: Oregon" is hidden, and so are its repeats, but not the printed
+    option "Oregon" in the list to tick."""
+    rows = [[(40, "1. STATES SELECTED TO RECEIVE PRODUCT:")]]
+    rows += [[(60 + 380 * c, column[i]) for c, column in enumerate(STATES)] for i in range(6)]
+    rows.append([(40, "Place of birth: Oregon")])
+    page = _words(rows)
+    spans = [s for s in redactor.detect(page) if s.type == "LOCATION"]
+    written = page.text.rindex("Oregon")
+    assert any(s.start <= written < s.end for s in spans), spans
+    option = page.text.index("Oregon")
+    assert not [s for s in spans if s.start <= option < s.end], spans
