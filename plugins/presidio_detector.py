@@ -96,6 +96,14 @@ def _offline_email_recognizer(language: str):
     return OfflineEmailRecognizer(supported_language=language)
 
 
+def _cut_word(text: str, start: int, end: int) -> bool:
+    """Presidio's web-address pattern ends at its top-level domain without asking for the
+    word to end there: words OCR ran together at a full stop ("filing.an", "to.accomplish"
+    read as "to.ac" + "complish", "FARA.sent") match it. A web address ends at a word's
+    end; a match that stops inside a word (or starts inside one) is no address."""
+    return (end < len(text) and text[end].isalnum()) or (start > 0 and text[start - 1].isalnum())
+
+
 def _mostly_digits(word: str) -> bool:
     """At least half of the word's letters and digits are digits: a code, a date or an
     amount, not part of a name (OCR misreading a name turns a letter or two into digits)."""
@@ -420,6 +428,8 @@ class PresidioDetector(Detector):
             if r.entity_type in _NANP_SHAPED_LABELS and _NANP_SHAPE.fullmatch(text[r.start:r.end]):
                 continue
             if self.entities is not None and r.entity_type not in self.entities:
+                continue
+            if r.entity_type == "URL" and _cut_word(text, r.start, r.end):
                 continue
             pieces = [(r.start, r.end)]
             if fine == "LOCATION" and self.drop_form_words:

@@ -339,3 +339,11 @@ def test_real_tesseract_page(detector):
     for s in spans:
         if s.type in ("EMAIL", "ID_NUMBER"):
             assert s.start in starts and s.end in ends
+
+
+def test_words_run_together_at_a_full_stop_are_no_web_address(detector):
+    """OCR drops the space after a full stop: "to.accomplish" holds the pattern's "to.ac"
+    and "FARA.sent" its "FARA.se", which end inside a word; a web address ends at one."""
+    page = page_of([["Amended to.accomplish the FARA.sent filing, see www.example.com today."]])
+    online = {t for t, ty in found(detector.detect(page), page).items() if ty == "ONLINE_ID"}
+    assert online == {"www.example.com"}, online
