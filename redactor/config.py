@@ -64,6 +64,9 @@ class RedactorConfig:
     # redactor.authority_addresses: "U.S. Department of Justice / Washington, DC 20530"
     keep_authority_addresses: bool = _opt(False, "hide the issuing authority's address a "
                                           "government form prints (off: left readable)")
+    # redactor.place_in_names: "U.S." in "U.S. Department of Justice", "United States Code"
+    keep_places_in_body_names: bool = _opt(False, "hide the country that opens a state body's name "
+                                           "(off: left readable, it names the body)")
     # redactor.option_lists: a form's printed columns of states or countries to tick
     keep_option_lists: bool = _opt(False, "hide the places of a form's printed option list "
                                    "(off: left readable)")

@@ -17,6 +17,7 @@ from redactor import registry
 from redactor.aligner import Alignment, align_spans, propagate_repeats
 from redactor.authority_addresses import drop_authority_addresses
 from redactor.option_lists import drop_option_lists, option_list_ranges
+from redactor.place_in_names import drop_places_in_body_names
 from redactor.config import RedactorConfig, load_config
 from redactor.errors import PluginFailed, RedactorError, plugin_failure
 from redactor.imageio import as_page_image
@@ -172,7 +173,7 @@ class Redactor:
         if len(self.detectors) > 1:
             found = merge_spans(page, found)
         options = [] if self.config.keep_option_lists else option_list_ranges(page, found)
-        found = drop_option_lists(page, found, options)
+        found = self._drop_form_print(page, drop_option_lists(page, found, options))
         if self.config.grow_over_unsure:
             found = grow_over_unsure_words(page, found)
         if self.config.propagate_repeats:
@@ -181,10 +182,17 @@ class Redactor:
             # does not bring the form's own print back
             if not self.config.keep_authority_addresses:
                 found = drop_authority_addresses(page.text, found)
-            found = drop_option_lists(page, found, options)
+            found = self._drop_form_print(page, drop_option_lists(page, found, options))
         if self.lists:
             found = self.lists.add_denied(page, self.lists.drop_allowed(page, found))
         return sorted(found, key=lambda s: (s.start, s.end, s.type))
+
+    def _drop_form_print(self, page: OcrPage, spans: list[Span]) -> list[Span]:
+        """``spans`` without the places that open a state body's name (the statutes' and the
+        publisher's names a government form prints: redactor.place_in_names)."""
+        if self.config.keep_places_in_body_names:
+            return spans
+        return drop_places_in_body_names(page.text, spans)
 
     def locate(self, page: OcrPage, spans: Sequence[Span], image: Image.Image | None = None) -> Alignment:
         if image is None or not self.config.fit_to_ink:

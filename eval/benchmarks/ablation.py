@@ -70,6 +70,9 @@ def _variants() -> list[Variant]:
                 flags={"keep_authority_addresses": True}),
         Variant("no_drop_option_lists", "a form's printed option list of places left readable "
                 "(keep_option_lists on: every name hidden)", "stage", flags={"keep_option_lists": True}),
+        Variant("no_drop_places_in_body_names", "the country opening a state body's name hidden as a place "
+                "(keep_places_in_body_names on: 'U.S.' of 'U.S. Department of Justice')", "stage",
+                flags={"keep_places_in_body_names": True}),
         Variant("no_ocr_rereads", "OCR re-reads: unsure words, lines run together, unread ink "
                 "(reread_unsure, split_merged, read_unread off)", "ocr",
                 ocr_options={"reread_unsure": False, "split_merged": False, "read_unread": False}),

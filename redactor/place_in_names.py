@@ -1,0 +1,46 @@
+"""A place that opens the name of a state's body is part of that name, not a place.
+
+"U.S. Department of Justice", "United States Code", "Bermuda Department of Tourism", "U.S.
+Congress": every place detector finds the country in such a name, and a government form
+prints the publisher's and the statutes' names on every page. The country there names the
+body (what the name says is the organisation, typed as one where a detector finds it); it
+tells a reader nothing about where anybody is. So a LOCATION span followed on its line by a
+body's head word (mappings/rules/organizations.yaml, ``state_bodies``) is dropped. A place
+written in a field ("Nationality: U.S.") or in prose ("assistance to US corporations") is
+followed by no such word and stays.
+
+Pure functions on the page text."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Sequence
+
+import yaml
+
+from redactor.model import Span
+from redactor.paths import mapping_file
+
+
+@lru_cache(maxsize=1)
+def _body_head() -> re.Pattern:
+    data = yaml.safe_load(mapping_file("rules/organizations.yaml").read_text(encoding="utf-8")) or {}
+    heads = {str(h) for h in data.get("state_bodies") or ()}
+    heads |= {h.upper() for h in heads}        # as typed, or in a heading's capitals
+    alt = "|".join(re.escape(h).replace(r"\ ", r"[ ]+") for h in sorted(heads, key=len, reverse=True))
+    # the place's own closing stop may be the span's or not ("U.S. Department")
+    return re.compile(rf"[.,]?[ ]+(?:{alt or '(?!x)x'})(?![A-Za-z])")
+
+
+def opens_body_name(text: str, span: Span) -> bool:
+    """Whether a body's head word follows ``span`` on its line, or ends it (a model's place
+    that took the head word in: "United States Code")."""
+    head = _body_head()
+    if head.match(text, span.end) is not None:
+        return True
+    words = text[span.start:span.end].split()
+    return len(words) > 1 and any(head.fullmatch(" " + " ".join(words[k:])) for k in range(1, len(words)))
+
+
+def drop_places_in_body_names(text: str, spans: Sequence[Span]) -> list[Span]:
+    return [s for s in spans if not (s.type == "LOCATION" and opens_body_name(text, s))]

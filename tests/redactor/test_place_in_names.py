@@ -1,0 +1,48 @@
+"""The country that opens a state body's name names the body: the default pipeline (real
+rules and Presidio) leaves it readable, and still hides a country written as a value."""
+from __future__ import annotations
+
+import pytest
+
+from redactor.config import RedactorConfig
+from redactor.model import OcrPage, Span, WordBox
+from redactor.pipeline import Redactor
+from redactor.place_in_names import opens_body_name
+
+
+def _page(lines: list[str]) -> OcrPage:
+    words = []
+    for n, line in enumerate(lines):
+        x = 20
+        for w in line.split():
+            words.append(WordBox(w, (x, 20 + 30 * n, x + 11 * len(w), 40 + 30 * n), 95.0, n, 0))
+            x += 11 * len(w) + 11
+    return OcrPage(1400, 40 + 30 * len(lines), tuple(words), "test")
+
+
+@pytest.mark.parametrize("text,place,body", [
+    ("U.S. Department of Justice", "U.S.", True),
+    ("under the laws of the United States Code", "United States", True),
+    ("UNITED STATES CONGRESS", "UNITED STATES", True),
+    ("Bermuda Department of Tourism", "Bermuda", True),
+    ("Nationality: U.S.", "U.S.", False),
+    ("Japan External Trade Organization", "Japan", False),
+    ("assistance to US corporations", "US", False),
+    ("a United States court said", "United States", False),     # lower case: prose, not a name
+    ("the laws of the United States Code.", "United States Code", True),    # a model took it in
+])
+def test_a_place_before_a_bodys_head_word_opens_its_name(text, place, body):
+    i = text.index(place)
+    assert opens_body_name(text, Span(i, i + len(place), "LOCATION", 0.85, "presidio")) is body
+
+
+def test_the_default_pipeline_leaves_the_country_of_a_body_and_hides_a_nationality():
+    page = _page(["Filed under the laws of the United States Code.", "Nationality: United States"])
+    spans = Redactor(RedactorConfig()).detect(page)
+    code = page.text.index("United States Code")
+    assert not [s for s in spans if s.start <= code < s.end], spans
+    value = page.text.rindex("United States")
+    assert any(s.type == "LOCATION" and s.start <= value < s.end for s in spans), spans
+    # with the option on, the body's country is hidden like any place
+    kept = Redactor(RedactorConfig(keep_places_in_body_names=True)).detect(page)
+    assert [s for s in kept if s.type == "LOCATION" and s.start <= code < s.end], kept
