@@ -130,7 +130,11 @@ def _email(t: str) -> bool:
 
 def _long_number(t: str) -> bool:
     d = re.sub(r"\D", "", t)
-    return len(d) >= 6 and len(set(d)) > 1
+    # an identifier printed in groups keeps one separator; a slash beside spaces or dashes
+    # is a ratio or a fraction in a row of a table ("10  2160  0/6": a dose group, its
+    # dose, deaths out of six)
+    seps = set(re.findall(r"[^\dA-Za-z]", t.strip()))
+    return len(d) >= 6 and len(set(d)) > 1 and not ("/" in seps and len(seps) > 1)
 
 
 def _alnum_code(t: str) -> bool:

@@ -206,3 +206,15 @@ def test_capitals_under_a_heading_are_no_copy_list(rules):
     """Only a copy list's caption continues down: capitals stacked under other text stay."""
     page = one_line_rows([[(20, "Dept:"), (80, "Research")], [(80, "RDC")], [(80, "PRC")]])
     assert not [s for s in rules.detect(page) if s.type == "PERSON" and s.text in ("RDC", "PRC")]
+
+
+@pytest.mark.parametrize("row", ["10 2160 0/6", "5 1800 1/6", "223/25 121"])
+def test_a_table_row_with_a_ratio_is_no_long_number(rules, row):
+    """A lab table's row (dose group, dose, deaths out of six) read as one line: a slash
+    beside spaces is a ratio, not a separator of an identifier's groups."""
+    assert not rules.detect(page_from_rows([row])), rules.detect(page_from_rows([row]))
+
+
+@pytest.mark.parametrize("row", ["Ref 123 456 789", "Ref 1234-5678-90"])
+def test_an_identifier_in_groups_of_one_separator_is_a_long_number(rules, row):
+    assert [s.type for s in rules.detect(page_from_rows([row]))] == ["REFERENCE_NUMBER"]
