@@ -170,8 +170,21 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
             if len(word) >= 3 and _common_word(word) and word.upper() not in given_names() \
                     and word.upper() not in surnames():
                 continue
+        elif _plain_words([text[a:b] for a, b in words]):
+            continue
         out.append((words[0][0], words[-1][1]))
     return out
+
+
+def _plain_words(words: list[str]) -> bool:
+    """Several words, every one a common English word, the first no census given name: a
+    heading or a product the model took for a name ("Batch Size", "Delivery Roller",
+    "STEPS COMPLETION DATE"). A person's name opens with a given name or an initial
+    ("Harley Davidson", "Rose Hill"); a title before it is the form's vocabulary."""
+    letters = [re.sub(r"[^A-Za-z'\-]", "", w) for w in words]
+    if any(len(w) < 2 or re.match(r"(?:[A-Z]\.)+$", r) for w, r in zip(letters, words)):
+        return False        # initials: "J. Smith", "M.D. Davis"
+    return letters[0].upper() not in given_names() and all(_common_word(w) for w in letters)
 
 
 def _caption_word(word: str) -> bool:

@@ -347,3 +347,14 @@ def test_words_run_together_at_a_full_stop_are_no_web_address(detector):
     page = page_of([["Amended to.accomplish the FARA.sent filing, see www.example.com today."]])
     online = {t for t, ty in found(detector.detect(page), page).items() if ty == "ONLINE_ID"}
     assert online == {"www.example.com"}, online
+
+
+@pytest.mark.parametrize("text,kept", [
+    ("Batch Size", False), ("Delivery Roller", False), ("STEPS COMPLETION DATE", False),
+    ("Harley Davidson", True),        # a given name first: a name (or a brand named as one)
+    ("M.D. Davis", True), ("J. Smith", True), ("Rose Hill", True), ("Kastenbaum Marvin", True)])
+def test_a_model_name_of_plain_words_only_is_no_name(text, kept):
+    """spaCy on form text calls headings and product words names: every word a common
+    English word and the first no census given name is no person's name."""
+    from redactor_plugins.presidio_detector import _name_words
+    assert bool(_name_words(text, 0, len(text))) is kept
