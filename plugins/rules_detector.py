@@ -27,7 +27,7 @@ from redactor_plugins.rules.org_names import distinguished_name_hits, short_name
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits
 from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
-from redactor_plugins.rules.page_stamps import is_form_control_number, is_page_stamp
+from redactor_plugins.rules.page_stamps import is_form_control_number, is_form_date, is_page_stamp
 from redactor_plugins.rules.values import is_common_word
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
@@ -327,6 +327,7 @@ class RulesDetector(Detector):
         # rule read it (plugins/rules/page_stamps.py)
         hits = [h for h in hits if h.rule not in NUMBER_LABEL_RULES or
                 not is_form_control_number(page.text, h.start)]
+        hits = [h for h in hits if self.types.get(h.rule) != "DATE" or not is_form_date(page.text, h.start)]
         if "repeats" not in off:
             hits += _label_repeats(page.text, hits)
             hits += _damaged_repeats(layout, hits)

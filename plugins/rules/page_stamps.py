@@ -6,7 +6,10 @@
   collection, like a page number, not a person's record;
 - a government form's own control number, printed in its header ("OMB No. 1105-0004",
   "Budget Bureau No. 43-R226" on older US federal forms): it names the form, the same on
-  every copy anyone files."""
+  every copy anyone files;
+- the form's own dates beside them: when its approval expires ("Approval Expires Oct. 31,
+  1971", "OMB No. 1124-0003; Expires May 31, 2020") and its edition under its designation
+  ("FORM CRM-159 / SEP. 89"): dates of the form, not of anything a filer did."""
 from __future__ import annotations
 
 import re
@@ -21,6 +24,20 @@ STAMP_DIGITS = (7, 10)    # a page identifier is a run of 7 to 10 digits, one gr
 # "OMB No.", "O.M.B. No.", "Budget Bureau No.", as OCR reads them ("OMB Ne.", "IMB NO.",
 # "Bud; ureau No.")
 FORM_CONTROL = re.compile(r"(?i)(?:(?<![A-Za-z])[OI0]\.?[ ]?M\.?[ ]?B\.?|reau)[ ]?N[oe0][.,:]?[ ]*$")
+
+
+# what stands before a form's own date: the approval's expiry after the control number, or
+# the form's designation right over its edition ("FORM CRM-159" on the line above, as OCR
+# reads it with a stray mark between). (A revision date in brackets after a form's own name,
+# "SQC-21 (Revised 5/9/61)", is annotated as a date in the real set: it stays.)
+FORM_DATE = re.compile(r"(?i)(?:(?:approval[ ]+|(?:[OI0]\.?[ ]?M\.?[ ]?B\.?|reau)[ ]?N[oe0][.,:]?[ ]*"
+                       r"[\w.\-]+[;,.]?[ ]*)expires[ :]*"
+                       r"|(?-i:\b(?:FORM|Form)[ ]+[A-Z]{2,4}-\d{2,3}\b)[.,]?[ ]*\n[^\n\w]{0,3})$")
+
+
+def is_form_date(text: str, start: int) -> bool:
+    """Whether the date at ``start`` is a form's own (its approval's expiry, its edition)."""
+    return bool(FORM_DATE.search(text[max(0, start - 60):start]))
 
 
 def is_form_control_number(text: str, start: int) -> bool:

@@ -218,3 +218,18 @@ def test_a_table_row_with_a_ratio_is_no_long_number(rules, row):
 @pytest.mark.parametrize("row", ["Ref 123 456 789", "Ref 1234-5678-90"])
 def test_an_identifier_in_groups_of_one_separator_is_a_long_number(rules, row):
     assert [s.type for s in rules.detect(page_from_rows([row]))] == ["REFERENCE_NUMBER"]
+
+
+@pytest.mark.parametrize("rows", [["OMB No. 1124-0003; Expires May 31, 2020"],
+                                  ["Budget Bureau No. 43-R226", "Approval Expires Oct. 31, 1971"],
+                                  ["FORM CRM-159", "SEP. 89"]])
+def test_a_forms_own_dates_are_no_date(rules, rows):
+    """A federal form's header prints when its approval expires, and its designation the
+    edition: the form's dates, the same on every copy anyone files."""
+    assert not [s for s in rules.detect(page_from_rows(rows)) if s.type == "DATE"]
+
+
+@pytest.mark.parametrize("row", ["My commission expires March 30, 1990", "SQC-21 (Revised 5/9/61)",
+                                 "Date Filed: Oct. 31, 1971"])
+def test_a_notarys_or_a_filers_date_stays(rules, row):
+    assert [s for s in rules.detect(page_from_rows([row])) if s.type == "DATE"]
