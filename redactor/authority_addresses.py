@@ -37,10 +37,21 @@ _AUTHORITY_CITY = re.compile(rf"(?:{_AUTHORITY}){_BETWEEN}(?P<city>{_CITY_LINE})
 _HOUSE_NUMBER = re.compile(r"(?<![\w.])\d{1,5}[A-Za-z]?[ ]+[A-Z]")
 
 
+# A federal form's header block prints the authority's name, the form's title, its control
+# number and the expiry of its approval, and the city line under them: the city line right
+# under the control number or the approval's expiry is the publisher's too ("OMB No.
+# 1105-0006 / Approval Expires Nov. 30, 1993 / Washington, DC 20530").
+_HEADER_CITY = re.compile(rf"(?i:approval\s+expires|\bO\.?M\.?B\.?\s+N[oe]\.?)[^\n]{{0,40}}\n{{1,3}}"
+                          rf"(?P<city>{_CITY_LINE})")
+
+
 def authority_city_lines(text: str) -> list[tuple[int, int]]:
-    """Character ranges of the city lines that follow a public authority's name."""
-    return [m.span("city") for m in _AUTHORITY_CITY.finditer(text)
-            if not _HOUSE_NUMBER.search(m.group("between"))]
+    """Character ranges of the city lines that follow a public authority's name, or its
+    form's control number or approval in the form's header."""
+    lines = {m.span("city") for m in _AUTHORITY_CITY.finditer(text)
+             if not _HOUSE_NUMBER.search(m.group("between"))}
+    lines |= {m.span("city") for m in _HEADER_CITY.finditer(text)}
+    return sorted(lines)
 
 
 def drop_authority_addresses(text: str, spans: Sequence[Span]) -> list[Span]:

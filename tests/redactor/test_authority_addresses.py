@@ -29,6 +29,9 @@ def _page(lines: list[str]) -> OcrPage:
     ("Criminal Division, Department of Justice, Washing-\nton, D.C. 20530. The", "Washing-\nton, D.C. 20530"),
     ("UNITED STATES DEPARTMENT OF JUSTICE Approval Expires October 1941\n\nWASHINGTON, D.C. 20530",
      "WASHINGTON, D.C. 20530"),
+    # the header block: the form's title, control number and approval between name and city
+    ("U.S. Department of Justice Dissemination Report OMB No. 1105-0006\n\nApproval Expires Nov. 30, "
+     "1993\n\nWashington, DC 20530\n\nINSTRUCTIONS", "Washington, DC 20530"),
 ])
 def test_the_city_line_after_an_authoritys_name_is_found(text, city):
     assert [text[a:b] for a, b in authority_city_lines(text)] == [city]
