@@ -196,6 +196,11 @@ def _misread_capital(t: str, words: list[Token]) -> bool:
         and all(w[2][:1].isupper() for w in words)
 
 
+# A word that continues a caption, not a name it asks for: "ORGANIZATION, OR THEATER USING",
+# "(BY BRAND OR COMPANY)"; an organisation's name opens with a name word, "The" at most
+_CAPTION_CONTINUATIONS = frozenset({"or", "and", "by", "nor", "if", "as", "to", "per", "vs"})
+
+
 def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
     words: list[Token] = []
     for tok in tokens:
@@ -218,6 +223,8 @@ def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
             break
     while words and words[-1][2].lower() in _ORG_JOINERS:
         words.pop()
+    if words and words[0][2].lower().strip(",.") in _CAPTION_CONTINUATIONS:
+        return None     # the rest of a caption's list of alternatives ("STATION, ORGANIZATION, OR THEATER")
     if not words or (len(words) == 1 and (len(words[0][2].rstrip(".")) < 2 or
                                           words[0][2].lower().rstrip(".") in ("no", "nr", "num", "n/a"))):
         return None

@@ -233,3 +233,11 @@ def test_a_forms_own_dates_are_no_date(rules, rows):
                                  "Date Filed: Oct. 31, 1971"])
 def test_a_notarys_or_a_filers_date_stays(rules, row):
     assert [s for s in rules.detect(page_from_rows([row])) if s.type == "DATE"]
+
+
+def test_a_captions_list_of_alternatives_is_no_organisation(rules):
+    """"NAME OF STATION, ORGANIZATION, OR THEATER USING": the words after the caption word
+    continue the caption; a company's name opens with a name word."""
+    page = page_from_rows(["NAME OF STATION, ORGANIZATION, OR THEATER USING"])
+    orgs = [s.text for s in rules.detect(page) if s.type == "ORGANIZATION"]
+    assert "OR THEATER USING" not in orgs, orgs
