@@ -27,7 +27,7 @@ import yaml
 from redactor_plugins._census_names import census_name_recognizer
 from redactor.plugin_api import (Detector, InputError, given_names, is_known, load_label_mapping, mapping_file,
                                 ner_or_pattern, OcrPage, only_form_words, parse_types, PluginUnavailable, Span,
-                                surnames, MONTHS)
+                                surnames, MONTHS, brand_words, product_variants)
 from redactor_plugins._options import as_bool, as_choice, as_float
 from redactor_plugins._windows import merge_spans
 
@@ -185,6 +185,15 @@ def _plain_words(words: list[str]) -> bool:
     if any(len(w) < 2 or re.match(r"(?:[A-Z]\.)+$", r) for w, r in zip(letters, words)):
         return False        # initials: "J. Smith", "M.D. Davis"
     return letters[0].upper() not in given_names() and all(_common_word(w) for w in letters)
+
+
+def _product_name(value: str, brands: frozenset[str]) -> bool:
+    """Whether a model's name is the page's brand and product-line words only ("KOOL", "Kool
+    Filter Kings": redactor.form_vocabulary.brand_words)."""
+    words = [re.sub(r"[^a-z0-9]", "", w.lower()) for w in value.split()]
+    words = [w for w in words if w]
+    return bool(brands) and bool(words) and any(w in brands for w in words) and \
+        all(w in brands or w in product_variants() for w in words)
 
 
 def _caption_word(word: str) -> bool:
@@ -432,6 +441,7 @@ class PresidioDetector(Detector):
         census = [(r.start, r.end) for r in results if r.entity_type == "PERSON" and
                   (r.recognition_metadata or {}).get("recognizer_name") == "CensusNameRecognizer"]
         spans = []
+        brands = brand_words(text) if self.drop_form_words else frozenset()
         for r in results:
             fine = self.label_map.get(r.entity_type)
             if fine is None or r.score < self.min_score:
@@ -452,7 +462,8 @@ class PresidioDetector(Detector):
             if fine == "PERSON" and self.drop_form_words:
                 if only_form_words(text[r.start:r.end]):
                     continue   # spaCy on form text: "Tel", "Purchase Order", "SALES" are no names
-                pieces = [q for s, e in _name_pieces(text, r.start, r.end) for q in _name_words(text, s, e)]
+                pieces = [q for s, e in _name_pieces(text, r.start, r.end) for q in _name_words(text, s, e)
+                          if not _product_name(text[q[0]:q[1]], brands)]
                 if pieces and pieces[-1][1] == r.end:
                     pieces[-1] = (pieces[-1][0], _with_name_suffix(text, r.end))
             spans.extend(Span(start=s, end=e, type=fine, score=float(r.score), detector=self.name,

@@ -34,3 +34,26 @@ def only_form_words(text: str) -> bool:
     "Purchase Order", "SALES", "March" tagged as a person by a model are not names."""
     tokens = re.findall(r"[a-z]+", text.lower())
     return bool(tokens) and all(t in form_words() for t in tokens)
+
+
+@lru_cache(maxsize=1)
+def _variant_regex() -> re.Pattern:
+    data = yaml.safe_load(mapping_file("rules/names.yaml").read_text(encoding="utf-8")) or {}
+    # a variant that is also a census name may be a surname ("John Box", "Anna Light")
+    from redactor.census_names import given_names, surnames
+    words = sorted({str(w) for w in data.get("product_variants") or ()
+                    if str(w).upper() not in given_names() and str(w).upper() not in surnames()},
+                   key=len, reverse=True)
+    alt = "|".join(re.escape(w) for w in words) or r"(?!x)x"
+    return re.compile(rf"(?<![\w'])([A-Z][A-Za-z]+)[ ]+(?:{alt}|{alt.upper()})(?![\w'])")
+
+
+def product_variants() -> frozenset[str]:
+    data = yaml.safe_load(mapping_file("rules/names.yaml").read_text(encoding="utf-8")) or {}
+    return frozenset(str(w).lower() for w in data.get("product_variants") or ())
+
+
+def brand_words(text: str) -> frozenset[str]:
+    """The page's brand names, lower-cased: capitalised words written right before a product
+    line's word ("Kool Milds", "KENT KS", "Marlboro Lights")."""
+    return frozenset(m.group(1).lower() for m in _variant_regex().finditer(text))

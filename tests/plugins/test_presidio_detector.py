@@ -358,3 +358,24 @@ def test_a_model_name_of_plain_words_only_is_no_name(text, kept):
     English word and the first no census given name is no person's name."""
     from redactor_plugins.presidio_detector import _name_words
     assert bool(_name_words(text, 0, len(text))) is kept
+
+
+def test_a_brand_and_its_product_lines_are_no_person(detector):
+    """spaCy calls a brand a person ("Kool", "Kool Milds"); the page names it a brand by the
+    product-line word after it ("Kool Milds", "Kool Filter Kings"), so the brand is none
+    anywhere on the page; a person on the same page stays."""
+    page = page_of([["Brand Review: Kool Milds and Kool Filter Kings", "Sales of Kool rose in March.",
+                     "Launched by John Baker."]])
+    persons = {t for t, ty in found(detector.detect(page), page).items() if ty == "PERSON"}
+    assert "John Baker" in persons and not any("Kool" in t for t in persons), persons
+    # without the form-text fixes the model's brand names come through
+    plain = PresidioDetector(drop_form_words=False)
+    assert any("Kool" in t for t, ty in found(plain.detect(page), page).items() if ty == "PERSON")
+
+
+@pytest.mark.parametrize("text,brands", [("Kool Milds and KENT KS", {"kool", "kent"}),
+                                         ("John Box and Anna Light", set()),
+                                         ("Marlboro Lights 100s", {"marlboro"})])
+def test_brand_words_are_the_capitalised_words_before_a_product_line(text, brands):
+    from redactor.form_vocabulary import brand_words
+    assert brand_words(text) == brands
