@@ -3,21 +3,12 @@ rules and Presidio) leaves it readable, and still hides a country written as a v
 from __future__ import annotations
 
 import pytest
+from rules_pages import page_from_rows
 
 from redactor.config import RedactorConfig
-from redactor.model import OcrPage, Span, WordBox
+from redactor.model import Span
 from redactor.pipeline import Redactor
 from redactor.place_in_names import opens_body_name
-
-
-def _page(lines: list[str]) -> OcrPage:
-    words = []
-    for n, line in enumerate(lines):
-        x = 20
-        for w in line.split():
-            words.append(WordBox(w, (x, 20 + 30 * n, x + 11 * len(w), 40 + 30 * n), 95.0, n, 0))
-            x += 11 * len(w) + 11
-    return OcrPage(1400, 40 + 30 * len(lines), tuple(words), "test")
 
 
 @pytest.mark.parametrize("text,place,body", [
@@ -37,7 +28,7 @@ def test_a_place_before_a_bodys_head_word_opens_its_name(text, place, body):
 
 
 def test_the_default_pipeline_leaves_the_country_of_a_body_and_hides_a_nationality():
-    page = _page(["Filed under the laws of the United States Code.", "Nationality: United States"])
+    page = page_from_rows(["Filed under the laws of the United States Code.", "Nationality: United States"])
     spans = Redactor(RedactorConfig()).detect(page)
     code = page.text.index("United States Code")
     assert not [s for s in spans if s.start <= code < s.end], spans
