@@ -219,7 +219,8 @@ def _census(word: str) -> bool:
 def plausible_name(value: str, vocab: Vocab) -> bool:
     """Whether the value a person's label points at can be a name: not a job title alone
     ("Attorney General": the label word's own title), not one ordinary word that no census
-    lists as a name ("Notary Public", "Research Budget", "# REPS"), and not running text in
+    lists as a name ("Notary Public", "Research Budget", "# REPS"), not several everyday
+    words without a given name among them ("Tax Director", "Special Projects"), and not running text in
     lower case ("Manner of contact: meeting at ...", "To give notice").
     Titles and job roles stay out of PERSON (the annotation guide)."""
     words = [w.strip(".,;:()[]'\"") for w in value.split()]
@@ -230,6 +231,9 @@ def plausible_name(value: str, vocab: Vocab) -> bool:
         return False
     if len(words) == 1 and not _census(words[0]) and is_common_word(words[0].lower()):
         return False
+    if len(words) > 1 and not any(w.upper() in given_names() for w in words) and \
+            all(_zipf(w.lower()) >= RARE_WORD_ZIPF for w in words):
+        return False    # everyday words and no given name: a role or a heading ("Tax Director", "Pay Terms")
     return not (all(w.islower() for w in words) and
                 any(is_common_word(w) and not _census(w) for w in words))
 

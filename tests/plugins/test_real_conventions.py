@@ -241,3 +241,12 @@ def test_a_captions_list_of_alternatives_is_no_organisation(rules):
     page = page_from_rows(["NAME OF STATION, ORGANIZATION, OR THEATER USING"])
     orgs = [s.text for s in rules.detect(page) if s.type == "ORGANIZATION"]
     assert "OR THEATER USING" not in orgs, orgs
+
+
+@pytest.mark.parametrize("row,persons", [("To: William R. Degenhardt, Tax Director", ["William R. Degenhardt"]),
+                                         ("To: Karl Hutchison, Hope Martinez", ["Karl Hutchison", "Hope Martinez"])])
+def test_a_listed_value_of_everyday_words_without_a_given_name_is_no_person(rules, row, persons):
+    """A role after a name in a caption's list ("To: William R. Degenhardt, Tax Director") is
+    no second person; a name holds a given name."""
+    found = [s.text for s in rules.detect(page_from_rows([row])) if s.type == "PERSON"]
+    assert found == persons, found
