@@ -37,20 +37,26 @@ def only_form_words(text: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _variant_regex() -> re.Pattern:
+def _product_variant_words() -> tuple[str, ...]:
     data = yaml.safe_load(mapping_file("rules/names.yaml").read_text(encoding="utf-8")) or {}
+    return tuple(str(w) for w in data.get("product_variants") or ())
+
+
+@lru_cache(maxsize=1)
+def _variant_regex() -> re.Pattern:
     # a variant that is also a census name may be a surname ("John Box", "Anna Light")
     from redactor.census_names import given_names, surnames
-    words = sorted({str(w) for w in data.get("product_variants") or ()
-                    if str(w).upper() not in given_names() and str(w).upper() not in surnames()},
+    words = sorted({w for w in _product_variant_words()
+                    if w.upper() not in given_names() and w.upper() not in surnames()},
                    key=len, reverse=True)
     alt = "|".join(re.escape(w) for w in words) or r"(?!x)x"
     return re.compile(rf"(?<![\w'])([A-Z][A-Za-z]+)[ ]+(?:{alt}|{alt.upper()})(?![\w'])")
 
 
+@lru_cache(maxsize=1)
 def product_variants() -> frozenset[str]:
-    data = yaml.safe_load(mapping_file("rules/names.yaml").read_text(encoding="utf-8")) or {}
-    return frozenset(str(w).lower() for w in data.get("product_variants") or ())
+    """The words that name a product line after its brand, lower-cased."""
+    return frozenset(w.lower() for w in _product_variant_words())
 
 
 def brand_words(text: str) -> frozenset[str]:

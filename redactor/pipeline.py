@@ -173,7 +173,7 @@ class Redactor:
         if len(self.detectors) > 1:
             found = merge_spans(page, found)
         options = [] if self.config.keep_option_lists else option_list_ranges(page, found)
-        found = self._drop_form_print(page, drop_option_lists(page, found, options))
+        found = self._drop_places_in_body_names(page, drop_option_lists(page, found, options))
         if self.config.grow_over_unsure:
             found = grow_over_unsure_words(page, found)
         if self.config.propagate_repeats:
@@ -182,12 +182,12 @@ class Redactor:
             # does not bring the form's own print back
             if not self.config.keep_authority_addresses:
                 found = drop_authority_addresses(page.text, found)
-            found = self._drop_form_print(page, drop_option_lists(page, found, options))
+            found = self._drop_places_in_body_names(page, drop_option_lists(page, found, options))
         if self.lists:
             found = self.lists.add_denied(page, self.lists.drop_allowed(page, found))
         return sorted(found, key=lambda s: (s.start, s.end, s.type))
 
-    def _drop_form_print(self, page: OcrPage, spans: list[Span]) -> list[Span]:
+    def _drop_places_in_body_names(self, page: OcrPage, spans: list[Span]) -> list[Span]:
         """``spans`` without the places that open a state body's name (the statutes' and the
         publisher's names a government form prints: redactor.place_in_names)."""
         if self.config.keep_places_in_body_names:
