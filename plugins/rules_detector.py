@@ -25,7 +25,7 @@ from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_voca
 from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
 from redactor_plugins.rules.org_names import distinguished_name_hits, short_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
-from redactor_plugins.rules.patterns import check_validators, find_pattern_hits
+from redactor_plugins.rules.patterns import check_validators, find_pattern_hits, table_row_with_ratio
 from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
 from redactor_plugins.rules.page_stamps import is_form_control_number, is_form_date, is_page_stamp
 from redactor_plugins.rules.values import is_common_word
@@ -347,6 +347,7 @@ class RulesDetector(Detector):
                 continue
             pieces = self._unclaimed_pieces(page.text, h, primary)
             fallback += [p for p in pieces if not self._product_code(page.text, p) and
+                         not table_row_with_ratio(page.text[p.start:p.end]) and
                          not is_page_stamp(layout, p.start, p.end) and
                          not is_form_control_number(page.text, p.start) and
                          (pieces == [h] or not self._under_product_header(layout, p))]

@@ -130,11 +130,17 @@ def _email(t: str) -> bool:
 
 def _long_number(t: str) -> bool:
     d = re.sub(r"\D", "", t)
-    # an identifier printed in groups keeps one separator; a slash beside spaces or dashes
-    # is a ratio or a fraction in a row of a table ("10  2160  0/6": a dose group, its
-    # dose, deaths out of six)
+    return len(d) >= 6 and len(set(d)) > 1
+
+
+def table_row_with_ratio(t: str) -> bool:
+    """Whether the digits of a long-number match are a table row with a ratio in it: an
+    identifier printed in groups keeps one separator; a slash beside spaces or dashes is a
+    fraction ("10  2160  0/6": a dose group, its dose, deaths out of six). Asked of what
+    is left of a match once other rules claimed their cells (a date's slashes are the date
+    rule's)."""
     seps = set(re.findall(r"[^\dA-Za-z]", t.strip()))
-    return len(d) >= 6 and len(set(d)) > 1 and not ("/" in seps and len(seps) > 1)
+    return "/" in seps and len(seps) > 1
 
 
 def _alnum_code(t: str) -> bool:
