@@ -25,8 +25,9 @@ def add_pipeline_options(p) -> None:
                         "their tuned options)")
     p.add_argument("--ocr-free", metavar="NAME", help="an OCR-free system instead of OCR + detectors")
     p.add_argument("--visual", action="append", metavar="NAME",
-                   help="visual detector on the page image (codes, faces, signatures); repeat; "
-                        "'none' for none (default: codes, faces)")
+                   help="visual detector on the page image (codes, faces, signatures, stamps, "
+                        "time_stamps); repeat; 'none' for none (default: codes, faces, "
+                        "signatures, time_stamps)")
     p.add_argument("--types", action="append", metavar="T[,T]",
                    help="only these fine types or groups (direct, linkage, critical, ...)")
     p.add_argument("--min-score", type=float, help="drop detections scored below this (0-1)")

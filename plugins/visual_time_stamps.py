@@ -1,0 +1,317 @@
+"""Time-clock stamps: the date and time a registry, a court or a mail room presses on a page
+it receives ("98 JUN 19 AM 10:16"), found where the page's OCR read nothing, as DATE.
+
+The office convention: a receipt is stamped by a time-clock machine in the margin, often
+turned a quarter ("CRM/ISS/REGISTRATION UNIT" under "2006 JAN 27 PM 4:57" running up the
+right edge of a filing), in a condensed, worn stamp face. The page's read sees fragments;
+the rotated-text reader (``plugins._rotated_text``) finds the block and turns it upright,
+but Tesseract reads such a face too unsurely for its words to be kept. A stamp's own
+grammar still shows through the misreadings: a month's abbreviation, digits, AM/PM and a
+time ("$8 JUN | lO: 16", "SIAUG IA PH 2"). So:
+
+1. **Lines**: blocks of ink at an angle of their own that no confident word covers
+   (``_rotated_text.find_blocks``), turned upright both ways, cut into text lines by their
+   ink's profile; a line needs the length of a date (``MIN_LENGTH`` letter heights).
+2. **Read**: each line read widened (a condensed face read as a book face's proportions) and
+   at its own width (``READS``), all in one Tesseract run.
+3. **Grammar**: a line whose best reading has a month or AM/PM and, beside it, a second
+   mark of a time stamp (a month, AM/PM, a clock time, two numbers) is the stamp's date
+   (``stamp_marks``).
+4. **Box**: the line's own ink, taken back to the page, grown along the line over unread ink
+   in its band (a time set apart from the date, "PM   4:57"), not over the stamp's other
+   lines: the date is the identifier, "REGISTRATION UNIT" is the registry's.
+
+Constants are in units of the stamp's letter height (the line's thickness), so they hold at
+any scan resolution.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from redactor.plugin_api import OcrPage, Redaction, VisualDetector
+from redactor_plugins.visual_common import gray_of, text_height, words_of
+
+MIN_LENGTH = 5.0       # a line this many letter heights long at least ("98 JUN 19": 9 glyphs)
+MIN_LETTERS = 5        # glyph-sized pieces a line holds at least
+# (letter height, widening) a line is read at: a condensed face widened to a book face's
+# proportions, and at its own width (a worn face reads differently at each size; these three
+# found every stamp the six pairs of 24/36 px by 1/1.5/2 found on the real dev scans)
+READS = ((24.0, 1.0), (24.0, 1.5), (36.0, 1.0))
+BAND = 0.6             # a piece of ink belongs to a line when its centre is this many letter
+                       # heights off its axis at most
+GAP = 2.0              # ... and no more than this many letter heights past the line's end
+MAX_BLOCKS = 6         # blocks read per page
+ROW_SHARE = 0.25       # a row belongs to a text line when it holds this share of the fullest row's ink
+EDGE_SHARE = 0.08      # ... and its edge rows down to this share
+
+MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+# AM / PM as a worn stamp face reads them, in its capitals: the M's middle lost (PN, PH) or
+# its strokes split (Pil, Pit); "An", "am", "Ah" are words
+MERIDIEM = re.compile(r"^(?:AM|P(?:M|N|H|il|it|Il|IL|II))$")
+CLOCK = re.compile(r"^\d{1,2}[:.;]\d{2}$")
+NUMBER = re.compile(r"^\d{1,4}$")
+# letters a stamp's digits are read as, in a token otherwise of digits ("lO:" is "10:")
+DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "i": "1", "|": "1",
+                                  "Z": "2", "z": "2", "S": "5", "$": "5", "B": "8"})
+
+
+def _near_month(token: str) -> bool:
+    """A month's abbreviation ("Jun", "AUG"); in capitals, as a stamp prints it, also with one
+    letter misread ("JEN") or with letters the stamp's edge added, in five letters at most
+    ("SIAUG"). A lower-case word one letter off a month ("see", "sar") is a word."""
+    t = token.upper()
+    if not t.isalpha() or len(t) < 3:
+        return False
+    if t in MONTHS:
+        return True
+    if token != t:
+        return False
+    if len(t) <= 5 and any(m in t for m in MONTHS):
+        return True
+    return len(t) == 3 and any(sum(a != b for a, b in zip(t, m)) == 1 for m in MONTHS)
+
+
+def _as_digits(token: str) -> str:
+    """A token that is mostly digits with its digit look-alikes read as digits ("lO" -> "10");
+    other tokens unchanged."""
+    digits = sum(ch.isdigit() for ch in token)
+    if digits and digits >= len(token) / 2:
+        return token.translate(DIGIT_LOOKALIKES)
+    return token
+
+
+def stamp_marks(text: str) -> set[str]:
+    """The marks of a time stamp a line's reading holds: ``month``, ``meridiem``, ``clock``
+    (a time, also split as "10:" + "16") and ``numbers`` (two numbers or more)."""
+    tokens = [t.strip(".,;'\"`|!()[]{}_-~") for t in text.split()]
+    tokens = [t for t in tokens if t]
+    marks = set()
+    numbers = 0
+    for i, raw in enumerate(tokens):
+        t = _as_digits(raw)
+        if _near_month(t):
+            marks.add("month")
+        elif MERIDIEM.match(t):
+            marks.add("meridiem")
+        # an hour before its colon is read as letters as often as not ("lO:" for "10:")
+        hour = raw[:-1].translate(DIGIT_LOOKALIKES) if raw.endswith(":") else ""
+        if CLOCK.match(t) or (hour.isdigit() and len(hour) <= 2 and i + 1 < len(tokens)
+                              and NUMBER.match(_as_digits(tokens[i + 1]))):
+            marks.add("clock")
+        elif NUMBER.match(t):
+            numbers += 1
+    if numbers >= 2:
+        marks.add("numbers")
+    return marks
+
+
+def stamp_score(text: str) -> int:
+    """How many marks of a time stamp a reading holds; 0 unless it has a month or AM/PM and a
+    second mark beside it."""
+    marks = stamp_marks(text)
+    return len(marks) if marks & {"month", "meridiem"} and len(marks) >= 2 else 0
+
+
+@dataclass
+class Line:
+    """A text line of a turned block: its upright ink (letters black on white), the affine
+    from those pixels back to the page, and its thickness (letter height) on the page."""
+    image: np.ndarray
+    back: np.ndarray
+    height: float
+    block: int
+
+
+def block_lines(gray: np.ndarray, block, h: float, index: int) -> list[Line]:
+    """The block turned upright both ways up, cut into its text lines by the rows its ink
+    fills; lines too short for a date are left out."""
+    import cv2
+
+    from redactor_plugins import _rotated_text as rotated
+    from redactor_plugins import _scan_cleanup as sc
+
+    crop, x0, y0 = rotated._cut(gray, block, h)
+    to_crop = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0]])
+    out = []
+    for turn in (-block.angle, 180.0 - block.angle):
+        image, m = sc.rotate(crop, turn)
+        back = sc.invert(sc.compose(to_crop, m))
+        ink = cv2.threshold(image, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1] > 0
+        rows = ink.sum(axis=1)
+        # a line's rows against its peak: print the stamp was pressed over crosses the gaps
+        # between its lines with a little ink
+        filled = rows >= max(1.0, ROW_SHARE * float(rows.max()))
+        for start, stop in _bands(rows, filled):
+            band = ink[start:stop]
+            cols = np.nonzero(band.any(axis=0))[0]
+            tall = stop - start
+            if tall < 0.5 * h or not len(cols) or cols[-1] - cols[0] < MIN_LENGTH * tall:
+                continue
+            if cv2.connectedComponents(band.astype(np.uint8), connectivity=8)[0] - 1 < MIN_LETTERS:
+                continue
+            pad = max(2, tall // 4)
+            a, b = max(0, start - pad), min(image.shape[0], stop + pad)
+            part = np.where(ink[a:b], 0, 255).astype(np.uint8)
+            shift = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, float(a)]])
+            out.append(Line(part, sc.compose(shift, back), float(tall), index))
+    return out
+
+
+def _bands(rows: np.ndarray, filled: np.ndarray) -> list[tuple[int, int]]:
+    """Runs of ``filled`` rows, each widened over the fainter rows at its edges (a letter's
+    top and foot ink less of the row than its stem) down to EDGE_SHARE of the peak, up to the
+    next run."""
+    runs, start = [], None
+    for y, on in enumerate(np.append(filled, False)):
+        if on and start is None:
+            start = y
+        elif not on and start is not None:
+            runs.append([start, y])
+            start = None
+    edge = EDGE_SHARE * float(rows.max())
+    for k, run in enumerate(runs):
+        floor = runs[k - 1][1] if k else 0
+        while run[0] > floor and rows[run[0] - 1] >= edge:
+            run[0] -= 1
+        ceiling = runs[k + 1][0] if k + 1 < len(runs) else len(rows)
+        while run[1] < ceiling and rows[run[1]] >= edge:
+            run[1] += 1
+    return [(a, b) for a, b in runs]
+
+
+def read_lines(reader, lines: list[Line]) -> list[list[str]]:
+    """Each line's readings, one per ``READS`` pair, from one Tesseract run over all of them
+    stacked on a canvas."""
+    import cv2
+    from PIL import Image
+
+    from redactor_plugins import _rotated_text as rotated
+
+    images, owner = [], []
+    for k, line in enumerate(lines):
+        for size, wide in READS:
+            f = size / max(line.height, 1.0)
+            images.append(cv2.resize(line.image, None, fx=f * wide, fy=f, interpolation=cv2.INTER_CUBIC))
+            owner.append(k)
+    readings: list[list[str]] = [[] for _ in lines]
+    if not images:
+        return readings
+    canvas, placed = rotated.stack(images, max(size for size, _ in READS))
+    page = reader.read(Image.fromarray(canvas).convert("RGB"))
+    per = rotated.split([(w.text, w.bbox, w.conf, w.line) for w in page.words], placed)
+    for k, words in zip(owner, per):
+        readings[k].append(" ".join(t for t, box, _, _ in sorted(words, key=lambda w: w[1][0])))
+    return readings
+
+
+def grow_along(line: Line, ink: np.ndarray, taken: np.ndarray, width: int,
+               height: int) -> tuple[float, float, float, float]:
+    """The line's ink box on the page, grown along the line over pieces of unread ink whose
+    centre lies in its band (within BAND letter heights of its axis) and within GAP letter
+    heights past its end: a time set apart from the date ("PM   4:57") that the block finder
+    left out. Distances are measured in the line's own upright frame, so a stamp turned 77
+    degrees grows along its slant."""
+    import cv2
+
+    from redactor_plugins import _scan_cleanup as sc
+
+    ys, xs = np.nonzero(line.image < 128)
+    pts = np.stack([xs + 0.5, ys + 0.5, np.ones_like(xs, dtype=float)], axis=1) @ line.back.T
+    x0, y0 = float(pts[:, 0].min()) - 0.5, float(pts[:, 1].min()) - 0.5
+    x1, y1 = float(pts[:, 0].max()) + 0.5, float(pts[:, 1].max()) + 0.5
+    fwd = sc.invert(line.back)
+    t = line.height
+    u0, u1, vc = float(xs.min()), float(xs.max()), float(np.median(ys))
+    # only the page round the line can hold its pieces: label that window, not the page
+    reach = (GAP + 2.0) * t + (u1 - u0)
+    wx0, wy0 = int(max(0, x0 - reach)), int(max(0, y0 - reach))
+    wx1, wy1 = int(min(width, x1 + reach)), int(min(height, y1 + reach))
+    mask = (ink[wy0:wy1, wx0:wx1] & ~taken[wy0:wy1, wx0:wx1]).astype(np.uint8)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 3
+            and max(stats[i, 2], stats[i, 3]) <= 2.5 * t]
+    if keep:
+        c = np.asarray(cents[keep], dtype=float) + np.array([wx0, wy0])
+        uv = np.hstack([c, np.ones((len(c), 1))]) @ fwd.T
+        near = np.abs(uv[:, 1] - vc) <= BAND * t
+        grown = True
+        while grown:
+            grown = False
+            for j in np.nonzero(near)[0]:
+                u = uv[j, 0]
+                if u0 <= u <= u1 or not (u0 - GAP * t <= u <= u1 + GAP * t):
+                    continue
+                u0, u1 = min(u0, u), max(u1, u)
+                st = stats[keep[j]]
+                px, py = float(st[0] + wx0), float(st[1] + wy0)
+                x0, y0 = min(x0, px), min(y0, py)
+                x1, y1 = max(x1, px + float(st[2])), max(y1, py + float(st[3]))
+                grown = True
+    return (max(0.0, x0), max(0.0, y0), min(float(width), x1), min(float(height), y1))
+
+
+class TimeStampDetector(VisualDetector):
+    name = "time_stamps"
+
+    @classmethod
+    def emits(cls) -> frozenset[str]:
+        return frozenset({"DATE"})
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        try:
+            import cv2  # noqa: F401
+        except ImportError:
+            return "opencv-python-headless is not installed"
+        from redactor_plugins.tesseract_ocr import TesseractOcr
+        reason = TesseractOcr.unavailable_reason()
+        return f"reads stamps with Tesseract: {reason}" if reason else None
+
+    def __init__(self):
+        self._ocr = None
+
+    def _reader(self):
+        if self._ocr is None:
+            from redactor_plugins.tesseract_ocr import TesseractOcr
+            # the lines come cut, turned and scaled: read as given, one uniform block; by the
+            # binary, so a second model is not held in the process beside the page reader's
+            self._ocr = TesseractOcr(psm=6, preprocess=False, scale=1, orientation="off", engine="cli",
+                                     rotated_blocks=False, reread_unsure=False, read_unread=False,
+                                     repair=False)
+        return self._ocr
+
+    def find(self, image, page: OcrPage | None) -> list[Redaction]:
+        from redactor_plugins import _rotated_text as rotated
+        from redactor_plugins import _scan_cleanup as sc
+
+        words = words_of(page)
+        gray = gray_of(image)
+        H, W = gray.shape
+        h = text_height(words, H)
+        seen = [(w.text, w.bbox, w.conf) for w in words]
+        blocks = [b for b in rotated.find_blocks(gray, seen, h) if abs(b.angle) >= rotated.MIN_TILT]
+        lines = [ln for i, b in enumerate(blocks[:MAX_BLOCKS]) for ln in block_lines(gray, b, h, i)]
+        if not lines:
+            return []
+        readings = read_lines(self._reader(), lines)
+        ink = sc.merged_ink_mask(gray) > 0
+        taken = np.zeros_like(ink)
+        for w in words:
+            if rotated.is_confident(w.text, w.conf):
+                x0, y0, x1, y1 = (int(round(v)) for v in w.bbox)
+                taken[y0:y1, x0:x1] = True
+        # per block, its line read best as a stamp (a line read upside down can show marks
+        # too: "98 JUN 19" turned reads "91 G1 ah 86")
+        best: dict[int, tuple[int, str, Line]] = {}
+        for line, texts in zip(lines, readings):
+            score, text = max((stamp_score(t), t) for t in texts)
+            if score and (line.block not in best or score > best[line.block][0]):
+                best[line.block] = (score, text, line)
+        out = []
+        for _, text, line in best.values():
+            out.append(Redaction(grow_along(line, ink, taken, W, H), "DATE", text, 0.7, (self.name,)))
+        return out
+

@@ -1,0 +1,101 @@
+"""Time-clock stamps (issue 32): a receipt stamp's date and time in a condensed, worn face
+running up a letter's margin, read with real Tesseract (the page's OCR and the detector's
+own read), found as DATE by its ink; and the stamp grammar on readings as Tesseract gives
+them for such faces on the real dev scans."""
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from box_checks import iou
+from redactor import registry
+from redactor.config import RedactorConfig
+from redactor_eval.benchmarks.visual_pages import FONT, PAGE
+from redactor_plugins.tesseract_ocr import TesseractOcr
+from redactor_plugins.visual_time_stamps import stamp_marks, stamp_score
+
+pytest.importorskip("cv2")
+if TesseractOcr.unavailable_reason():
+    pytest.skip("tesseract not installed", allow_module_level=True)
+
+
+def stamp_page(lines: list[str], seed: int = 3):
+    """A letter with a time-clock stamp running up its right margin: the stamp's lines in a
+    face squeezed to half its width, a third of its ink dropped in specks (worn type), turned
+    a quarter. Returns the page and the box of the stamp's ink."""
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    body = ["Dear Sir or Madam,", "Please find enclosed the statement required by the Act,",
+            "together with the exhibits listed in the schedule below.", "The registrant's office",
+            "remains at the address given in the previous filing.", "Yours faithfully,"]
+    for i, t in enumerate(body):
+        d.text((110, 160 + 40 * i), t, font=font, fill=0)
+    strip = Image.new("L", (640, 44 * len(lines)), 255)
+    sd = ImageDraw.Draw(strip)
+    for i, t in enumerate(lines):
+        sd.text((4, 4 + 44 * i), t, font=ImageFont.truetype(FONT, 30), fill=0)
+    strip = strip.resize((320, strip.height))
+    a = np.asarray(strip).copy()
+    a[(a < 128) & (np.random.default_rng(seed).random(a.shape) < 0.3)] = 255
+    strip = Image.fromarray(a).rotate(90, expand=True)
+    x, y = 1120, 420
+    img.paste(strip, (x, y))
+    ys, xs = np.nonzero(np.asarray(strip) < 128)
+    return img.convert("RGB"), (x + xs.min(), y + ys.min(), x + xs.max() + 1, y + ys.max() + 1)
+
+
+@pytest.fixture(scope="module")
+def page_ocr():
+    return TesseractOcr()
+
+
+def test_registered_and_in_the_default():
+    assert registry.emits_of("visual", "time_stamps") == {"DATE"}
+    assert "time_stamps" in RedactorConfig().visual
+
+
+def test_worn_stamp_running_up_the_margin_is_a_date(page_ocr):
+    image, stamp = stamp_page(["98 JUN 19 AM 10:16"])
+    found = registry.create("visual", "time_stamps").find(image, page_ocr.read(image))
+    assert [r.type for r in found] == ["DATE"]
+    assert iou(found[0].bbox, stamp) >= 0.7
+    assert found[0].sources == ("time_stamps",)
+
+
+def test_a_margin_line_without_a_date_is_left(page_ocr):
+    """The registry's own words stamped up the margin hold nothing personal."""
+    image, _ = stamp_page(["REGISTRATION UNIT COPY"])
+    assert registry.create("visual", "time_stamps").find(image, page_ocr.read(image)) == []
+
+
+def test_a_page_without_ink_at_an_angle_costs_no_read(page_ocr, monkeypatch):
+    img = Image.new("L", PAGE, 255)
+    ImageDraw.Draw(img).text((110, 160), "Dear Sir or Madam, please find enclosed the statement.",
+                             font=ImageFont.truetype(FONT, 22), fill=0)
+    image = img.convert("RGB")
+    detector = registry.create("visual", "time_stamps")
+    monkeypatch.setattr(detector, "_reader", lambda: pytest.fail("read without a line at an angle"))
+    assert detector.find(image, page_ocr.read(image)) == []
+
+
+@pytest.mark.parametrize("reading,marks", [
+    # readings Tesseract gave of received-stamps on the real dev scans (FARA filings)
+    ("98 JUN YB sii lo: 16", {"month", "clock", "numbers"}),
+    ("SS AUG Im PH =p tes", {"month", "meridiem"}),
+    ("7MS JAH 27 PH", {"month", "meridiem"}),
+    ("768 hUG 2] PH [2:08", {"meridiem", "clock", "numbers"}),
+])
+def test_a_worn_stamp_reading_shows_its_marks(reading, marks):
+    assert stamp_marks(reading) == marks
+    assert stamp_score(reading) == len(marks)
+
+
+@pytest.mark.parametrize("reading", [
+    "FORE socee wer — amo So MASE eee EOF os Sore an eS one",   # an address block 6 degrees off
+    "Ar= 7 sar; 7 soné>y",                                       # handwriting at 20 degrees
+    "Yyus mo 49 39 Y",
+    "REGISTRATION UNIT",
+    "1228408709 202-371-5769",                                   # numbers without a month or AM/PM
+])
+def test_readings_without_a_stamps_grammar_score_nothing(reading):
+    assert stamp_score(reading) == 0
