@@ -30,6 +30,9 @@ class AddressPage:
         for h in raw_hits(layout, self.rx, self.segs, self.seg_of, label_regex):
             self.by_seg.setdefault(h.seg, []).append(h)
         self.text = layout.page.text
+        # street lines whose city the line under carries on with its state and ZIP: their
+        # value runs to the line's end (``state_zip_under_tail``)
+        self.wrapped: set[int] = set()
         # lines that read "Town, State" (perhaps with a ZIP OCR garbled) and hold no hit:
         # a city line only under a delivery line (``town_blocks``)
         self.town_segs = [j for j, seg in enumerate(self.segs) if j not in self.by_seg and
@@ -121,6 +124,27 @@ class AddressPage:
             if self.rx.city_line.fullmatch(tail.strip(" ,;|").replace("\n", " ")):
                 return chain[:k + 1]
         return []
+
+    def state_zip_under_tail(self, i: int, used: set[int]) -> int | None:
+        """The state and ZIP a narrow column wrapped under the city that ends street line i
+        ("Chicago Ctr, 233 Nr Michigan Ave., Chicago" / "IL 60611", the second line starting
+        under the first one's last words): the segment right below that, read after those
+        words, makes a city line."""
+        x0, y0, x1, y1 = self.seg_box(i)
+        h = self.layout.line_of_word(self.segs[i][0]).height
+        words = [self.layout.words[w].text for w in self.segs[i]]
+        for j, seg in enumerate(self.segs):
+            if j == i or j in used or len(seg) > 3:
+                continue
+            bx0, by0, bx1, by1 = self.seg_box(j)
+            if (by0 + by1) / 2 <= y1 or by0 - y1 > 1.2 * h or not (x0 < bx0 <= x1) or bx1 < x1 - h:
+                continue
+            below = self.seg_text(j)
+            for k in (1, 2, 3):
+                if k < len(words) and self.rx.city_line.fullmatch(
+                        (" ".join(words[-k:]) + " " + below).strip(" ,;|")):
+                    return j
+        return None
 
     def unit_line(self, seg: list[int]) -> bool:
         """Whether the words of ``seg`` hold a unit designator and its number ("Suite 2208")."""
@@ -235,6 +259,11 @@ class AddressPage:
         block is closed."""
         if self.kinds([cur]) & ENDS_ADDRESS:
             return None   # the city/postcode line closes an address: what follows is not it
+        wrapped = self.state_zip_under_tail(cur, used)
+        if wrapped is not None:
+            self.wrapped.add(cur)
+            block.append(wrapped)
+            return None
         nxt = self.seg_below(cur, anchor)
         if nxt is None or nxt in used:
             return None
@@ -274,7 +303,10 @@ class AddressPage:
             if b in rows or b == delivery or b not in self.by_seg:
                 runs.append(self.layout.span_of_words(self.segs[b]))
             else:
-                runs.extend(seg_runs(self.text, self.by_seg[b]))
+                seg_r = seg_runs(self.text, self.by_seg[b])
+                if b in self.wrapped:   # the city that its state and ZIP under it complete
+                    seg_r[-1] = (seg_r[-1][0], self.layout.offsets[self.segs[b][-1]][1])
+                runs.extend(seg_r)
         ranges: list[tuple[int, int]] = []
         for ss, ee in runs:
             if ranges and ranges[-1][1] <= ss and not self.text[ranges[-1][1]:ss].strip(" \n,;|"):

@@ -250,3 +250,20 @@ def test_a_listed_value_of_everyday_words_without_a_given_name_is_no_person(rule
     no second person; a name holds a given name."""
     found = [s.text for s in rules.detect(page_from_rows([row])) if s.type == "PERSON"]
     assert found == persons, found
+
+
+def test_a_state_and_zip_wrapped_under_the_city_close_the_street_line(rules):
+    """A form's narrow column: "Chicago Ctr, 233 Nr Michigan Ave., Chicago" with "IL 60611"
+    on the next line, under the city, another column's answer beside it."""
+    street = "Chicago Ctr, 233 Nr Michigan Ave., Chicago"
+    tail = 20 + street.rindex("Chicago") * CHAR_W
+    page = page_from_rows([street, [(tail, "IL 60611"), (1100, "All States")]])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "233 Nr Michigan Ave., Chicago\nIL 60611") in found, found
+
+
+def test_a_line_under_a_street_lines_tail_that_is_no_state_and_zip_stays_out(rules):
+    street = "Chicago Ctr, 233 Nr Michigan Ave., Chicago"
+    tail = 20 + street.rindex("Chicago") * CHAR_W
+    page = page_from_rows([street, [(tail, "Page 12")]])
+    assert not [s for s in rules.detect(page) if s.type == "ADDRESS" and "Page" in s.text]
