@@ -236,6 +236,11 @@ def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
 _COMB_DIGITS = re.compile(r"\d+(?:[|_\-–—]+\d+)+[|_\-–—]*")
 
 
+# A series prefix in capitals joined by a hyphen to its number ("LRC-5A", a laboratory's
+# protocol; "QC-4B", a batch): a designator with one digit is still no word, even without a colon.
+_PREFIXED_CODE = re.compile(r"[A-Z]{2,}-\d[A-Z0-9]*")
+
+
 def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
              caption: bool = False) -> tuple[int, int] | None:
     """An identifier: one to five tokens of letters, digits and -/._#, with digits (OCR
@@ -280,7 +285,8 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
     digits = sum(c.isdigit() for c in value)
     if digits < min_digits:
         return None
-    if not strong and (digits < 2 or len(re.sub(r"\W", "", value)) < 4):
+    if not strong and ((digits < 2 and not _PREFIXED_CODE.fullmatch(value)) or
+                       len(re.sub(r"\W", "", value)) < 4):
         return None
     return picked[0][0], picked[-1][1]
 

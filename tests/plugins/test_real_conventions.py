@@ -267,3 +267,15 @@ def test_a_line_under_a_street_lines_tail_that_is_no_state_and_zip_stays_out(rul
     tail = 20 + street.rindex("Chicago") * CHAR_W
     page = page_from_rows([street, [(tail, "Page 12")]])
     assert not [s for s in rules.detect(page) if s.type == "ADDRESS" and "Page" in s.text]
+
+
+@pytest.mark.parametrize("row,value", [("Protocol LRC-5A", "LRC-5A"), ("Batch QC-4B", "QC-4B")])
+def test_a_prefixed_code_after_a_reference_caption_is_a_reference(rules, row, value):
+    """A laboratory's protocol code: a series prefix in capitals, a hyphen, a number."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert ("REFERENCE_NUMBER", value) in found, found
+
+
+@pytest.mark.parametrize("row", ["Record A-1 filed", "Protocol for the study"])
+def test_a_single_digit_without_a_series_prefix_is_no_reference(rules, row):
+    assert not [s for s in rules.detect(page_from_rows([row])) if s.type == "REFERENCE_NUMBER"]
