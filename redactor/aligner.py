@@ -138,11 +138,14 @@ def span_boxes(page: OcrPage, word_boxes: Sequence[tuple[int, BBox]], mode: BoxM
 TRIM_MIN_CONF = 70.0
 
 
-def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int):
+def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int,
+                  at_slash: bool = False):
     """Word boxes of a span, the first and last cut to the span's characters where what the
-    span leaves out of them is punctuation that ``trim_word_box`` can tell apart on the ink;
-    and the character range those boxes show."""
-    from redactor.edge_trim import trim_word_box
+    span leaves out of them is punctuation that ``trim_word_box`` can tell apart on the ink,
+    or, with ``at_slash`` (a person: the other name of "Williams/Giordano" is a span of its
+    own, ``redactor.slash_names``), another name across a slash; and the character range
+    those boxes show."""
+    from redactor.edge_trim import cut_at_slash, trim_word_box
 
     boxes = {i: page.words[i].bbox for i in word_ids}
     shown = [page.offsets[word_ids[0]][0], page.offsets[word_ids[-1]][1]]
@@ -156,6 +159,8 @@ def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int
         if 0 <= page.words[i].conf < TRIM_MIN_CONF:
             continue   # an unsure reading's "punctuation" may be a misread digit or letter
         cut = trim_word_box(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
+        if cut is None and at_slash:
+            cut = cut_at_slash(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
         if cut is None:
             continue
         boxes[i] = cut
@@ -185,7 +190,8 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
             dropped.append(span)
             continue
         if gray is not None:
-            boxes, (vs, ve) = _edge_trimmed(page, gray, word_ids, start, end)
+            boxes, (vs, ve) = _edge_trimmed(page, gray, word_ids, start, end,
+                                            at_slash=span.type == "PERSON")
         else:
             boxes = [(i, page.words[i].bbox) for i in word_ids]
             vs, ve = page.offsets[word_ids[0]][0], page.offsets[word_ids[-1]][1]

@@ -107,3 +107,54 @@ def trim_word_box(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_
     if rows.size == 0:
         return None
     return (float(bx0 + k0), float(by0 + rows[0]), float(bx0 + k1), float(by0 + rows[-1] + 1))
+
+
+# A slash between two names ("Williams/Giordano") is searched for this many character widths
+# either side of where the characters put it.
+SLASH_REACH = 1.0
+SLASH_MARGIN = 0.15      # character widths each part keeps past the cut
+
+
+def cut_at_slash(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_end: int,
+                 threshold: float | None = None) -> BBox | None:
+    """The box of ``text[keep_start:keep_end]`` inside word box ``box`` when what the span
+    leaves out is a slash and the letters of another name on one side ("Williams" of
+    "Williams/Giordano"): the word is cut at the column of least ink within a character's
+    width of where the slash falls by character count (a slash is a thin diagonal; touching
+    letters leave their join thinnest there), each part keeping a sixth of a character past it.
+    None when the word is not joined so or the ink gives no column to cut at."""
+    prefix, suffix = text[:keep_start], text[keep_end:]
+    if bool(prefix) == bool(suffix) or keep_end <= keep_start:
+        return None
+    dropped = suffix[1:] if suffix else prefix[:-1]
+    if (suffix and not suffix.startswith("/")) or (prefix and not prefix.endswith("/")) \
+            or not dropped.replace(".", "").replace("-", "").isalpha():
+        return None
+    H, W = gray.shape
+    x0, y0, x1, y1 = box
+    bx0, by0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
+    bx1, by1 = min(W, int(np.ceil(x1))), min(H, int(np.ceil(y1)))
+    h = by1 - by0
+    if h < 4 or bx1 - bx0 < 2 * len(text):
+        return None
+    cx0, cy0 = max(0, int(bx0 - CONTEXT * h)), max(0, int(by0 - CONTEXT * h))
+    cx1, cy1 = min(W, int(bx1 + CONTEXT * h)), min(H, int(by1 + CONTEXT * h))
+    mask = crop_ink_mask(gray[cy0:cy1, cx0:cx1], threshold)[by0 - cy0:by1 - cy0, bx0 - cx0:bx1 - cx0]
+    cols = mask.sum(axis=0)
+    width = bx1 - bx0
+    cw = width / len(text)
+    slash = keep_end if suffix else keep_start - 1
+    at = (slash + 0.5) * cw
+    lo, hi = max(1, int(at - SLASH_REACH * cw)), min(width - 1, int(np.ceil(at + SLASH_REACH * cw)))
+    if hi <= lo:
+        return None
+    xs = np.arange(lo, hi)
+    cut = int(xs[np.lexsort((np.abs(xs + 0.5 - at), cols[lo:hi]))[0]])   # least ink, then nearest
+    # letters touching the slash leave no clean column: each part keeps a margin past the
+    # cut, so the two boxes overlap over the slash and no letter of either is left uncovered
+    margin = int(np.ceil(SLASH_MARGIN * cw))
+    k0, k1 = (0, min(width, cut + 1 + margin)) if suffix else (max(0, cut - margin), width)
+    rows = np.nonzero(mask[:, k0:k1].any(axis=1))[0]
+    if rows.size == 0 or k1 - k0 < 2:
+        return None
+    return (float(bx0 + k0), float(by0 + rows[0]), float(bx0 + k1), float(by0 + rows[-1] + 1))

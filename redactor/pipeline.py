@@ -18,6 +18,7 @@ from redactor.aligner import Alignment, align_spans, propagate_repeats
 from redactor.authority_addresses import drop_authority_addresses
 from redactor.option_lists import drop_option_lists, option_list_ranges
 from redactor.place_in_names import drop_places_in_body_names
+from redactor.slash_names import split_slash_joined_names
 from redactor.config import RedactorConfig, load_config
 from redactor.errors import PluginFailed, RedactorError, plugin_failure
 from redactor.imageio import as_page_image
@@ -172,6 +173,7 @@ class Redactor:
             found = self.lists.drop_allowed(page, found)
         if len(self.detectors) > 1:
             found = merge_spans(page, found)
+        found = split_slash_joined_names(page.text, found)
         options = [] if self.config.keep_option_lists else option_list_ranges(page, found)
         found = self._drop_places_in_body_names(page, drop_option_lists(page, found, options))
         if self.config.grow_over_unsure:

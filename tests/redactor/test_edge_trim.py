@@ -141,3 +141,58 @@ def test_real_tesseract_page_name_box_leaves_comma_but_hides_every_letter():
     box = people[0].bbox
     assert box[0] <= name[0] + 1 and box[2] >= name[2] - 1     # the name stays hidden
     assert box[2] < comma[2]                                   # the comma's far edge is not
+
+
+@pytest.mark.parametrize("font_path", [SANS, SERIF])
+def test_two_names_a_slash_joins_are_cut_apart_at_the_slash(font_path):
+    """"Williams/Giordano" read as one word: each name's box holds all of its own ink and
+    at most a sliver (a third of a character) of the other name's."""
+    from redactor.edge_trim import cut_at_slash
+
+    gray, (first, slash, second) = render(["Williams", "/", "Giordano"], font_path)
+    box = word_box([first, slash, second])
+    sliver = (box[2] - box[0]) / 17 / 3
+    left = cut_at_slash(gray, box, "Williams/Giordano", 0, 8)
+    right = cut_at_slash(gray, box, "Williams/Giordano", 9, 17)
+    assert left is not None and right is not None
+    assert left[0] <= first[0] and left[2] >= first[2] and left[2] <= second[0] + sliver
+    assert right[2] >= second[2] and right[0] <= second[0] and right[0] >= first[2] - sliver
+
+
+def test_a_slash_before_a_number_or_a_word_in_lower_case_is_no_cut():
+    from redactor.edge_trim import cut_at_slash
+
+    gray, parts = render(["Williams", "/", "1978"])
+    assert cut_at_slash(gray, word_box(parts), "Williams/1978", 0, 8) is None
+    # only a person's span is cut at a slash (the aligner asks for persons only)
+    gray, parts = render(["and", "/", "or"])
+    page = OcrPage(gray.shape[1], gray.shape[0], (WordBox("and/or", word_box(parts), 95.0, 0, 0),), "test")
+    [red] = align_spans(page, [Span(0, 3, "ORGANIZATION", 0.9, "x")], image=gray).redactions
+    assert red.bbox == word_box(parts)
+
+
+def test_a_person_found_beside_a_slash_brings_the_other_name_and_each_gets_its_box():
+    from redactor.slash_names import split_slash_joined_names
+
+    gray, (first, slash, second) = render(["Williams", "/", "Giordano"])
+    text = "Williams/Giordano"
+    page = OcrPage(gray.shape[1], gray.shape[0], (WordBox(text, word_box([first, slash, second]), 95.0, 0, 0),),
+                   "test")
+    spans = split_slash_joined_names(text, [Span(0, 8, "PERSON", 0.85, "presidio")])
+    assert sorted(text[s.start:s.end] for s in spans) == ["Giordano", "Williams"]
+    boxes = sorted(r.bbox for r in align_spans(page, spans, image=gray).redactions)
+    assert len(boxes) == 2
+    sliver = (second[2] - first[0]) / 17 / 3
+    assert boxes[0][2] <= second[0] + sliver and boxes[1][0] >= first[2] - sliver
+    assert boxes[0][0] <= first[0] and boxes[0][2] >= first[2]
+    assert boxes[1][0] <= second[0] and boxes[1][2] >= second[2]
+
+
+@pytest.mark.parametrize("value,parts", [("John Smith/Mary Jones", ["John Smith", "Mary Jones"]),
+                                         ("RSS/RDC", ["RSS", "RDC"]),
+                                         ("and/or", ["and/or"]), ("3/4", ["3/4"])])
+def test_a_persons_span_across_a_slash_is_one_span_per_name(value, parts):
+    from redactor.slash_names import split_slash_joined_names
+
+    spans = split_slash_joined_names(value, [Span(0, len(value), "PERSON", 0.85, "presidio")])
+    assert [value[s.start:s.end] for s in spans] == parts
