@@ -218,6 +218,18 @@ def _no_place(value: str) -> bool:
     return not any(c.isupper() for c in value) or only_form_words(value)
 
 
+def _line_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """[start, end) cut at its line breaks, each piece without its edge spaces."""
+    out, pos = [], start
+    for part in text[start:end].split("\n"):
+        a = pos + len(part) - len(part.lstrip())
+        b = pos + len(part.rstrip())
+        if b > a:
+            out.append((a, b))
+        pos += len(part) + 1
+    return out
+
+
 def initial_stops(text: str) -> str:
     return _INITIAL_COMMA.sub(r"\1.", text)
 
@@ -456,9 +468,12 @@ class PresidioDetector(Detector):
                 continue
             pieces = [(r.start, r.end)]
             if fine == "LOCATION" and self.drop_form_words:
-                if _no_place(text[r.start:r.end]):
-                    continue   # spaCy on form text: "Parent", "CLIENT", "the" are no places
-                pieces = [(_past_article(text, r.start, r.end), r.end)]
+                # spaCy on form text: "Parent", "CLIENT", "the" are no places; nor is the
+                # caption of the line under a place it ran on into ("Pulau Pinang\nTel")
+                pieces = [(s, e) for s, e in _line_pieces(text, _past_article(text, r.start, r.end), r.end)
+                          if not _no_place(text[s:e])]
+                if not pieces:
+                    continue
             if fine == "PERSON" and self.drop_form_words:
                 if only_form_words(text[r.start:r.end]):
                     continue   # spaCy on form text: "Tel", "Purchase Order", "SALES" are no names

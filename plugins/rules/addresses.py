@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from redactor_plugins.rules import values as V
-from redactor_plugins.rules.blocks import international_lists
+from redactor_plugins.rules.blocks import international_lists, malaysian_states
 from redactor_plugins.rules.hits import Hit
 from redactor.plugin_api import UNSURE_CONF, PageView
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
@@ -98,11 +98,13 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     eu_street = re.compile(
         rf"(?<![\w])(?:[A-ZÄÖÜ][\wäöüßéèàç.\-]*(?i:{endings})[ ]?,?[ ]?"
         rf"\d{{1,4}}[a-zA-Z]?(?:[\-/]\d{{1,4}})?"
-        rf"|(?:No\.?[ ]?)?\d{{1,4}}[a-zA-Z]?,?[ ](?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}"
+        rf"|(?:(?i:No)\.?[ ]?|(?i:Lot)[ ])?\d{{1,4}}[a-zA-Z]?,?[ ](?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}"
         rf"|(?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}?,?[ ]\d{{1,4}}[a-zA-Z]?)(?![\w])")
+    # ... and a Malaysian one its state after the town ("81000 Kulai, Johor")
+    my_states = _alt(malaysian_states()) or r"(?!x)x"
     eu_city = re.compile(
         r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?\d{4,5}[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
-        r"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?![\w])")
+        rf"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?:,?[ ](?i:{my_states}))?(?![\w])")
     # State and ZIP read right after a city name OCR garbled ("mort hina FL 91568": the
     # city and the street line above run together); only taken where the cell's words
     # before it are unsure and none reads as a place word (_garbled_place).

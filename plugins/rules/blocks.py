@@ -77,6 +77,12 @@ def international_lists() -> tuple[tuple[str, ...], frozenset[str]]:
     return tuple(str(s) for s in data.get("au_states") or []), countries
 
 
+def malaysian_states() -> tuple[str, ...]:
+    """The Malaysian states of mappings/rules/addresses.yaml (``my_states``)."""
+    data = yaml.safe_load(mapping_file("rules/addresses.yaml").read_text(encoding="utf-8")) or {}
+    return tuple(str(s) for s in data.get("my_states") or [])
+
+
 def country_line(layout: PageView, words: list[int]) -> bool:
     """Whether ``words`` are a country's name and nothing else: the last line of an
     international postal block ("75116 Paris" / "France"), part of the address's box."""

@@ -279,3 +279,22 @@ def test_a_prefixed_code_after_a_reference_caption_is_a_reference(rules, row, va
 @pytest.mark.parametrize("row", ["Record A-1 filed", "Protocol for the study"])
 def test_a_single_digit_without_a_series_prefix_is_no_reference(rules, row):
     assert not [s for s in rules.detect(page_from_rows([row])) if s.type == "REFERENCE_NUMBER"]
+
+
+@pytest.mark.parametrize("rows,address", [
+    (["KEDAI RUNCIT AH HOCK SDN BHD", "NO. 12, JALAN BESAR,", "81000 KULAI, JOHOR."],
+     "NO. 12, JALAN BESAR,\n81000 KULAI, JOHOR"),
+    (["Lot 5, Jalan Perindustrian 3,", "Taman Perindustrian Bukit Minyak,", "14100 Simpang Ampat, Pulau Pinang"],
+     "Lot 5, Jalan Perindustrian 3,\nTaman Perindustrian Bukit Minyak,\n14100 Simpang Ampat, Pulau Pinang"),
+])
+def test_a_malaysian_block_keeps_its_lot_or_number_and_its_state(rules, rows, address):
+    """A receipt's or a letterhead's Malaysian address: "No. 12" / "Lot 5" opens the street
+    line, the state closes the postcode line."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+    assert ("ADDRESS", address) in found, found
+
+
+def test_a_models_place_does_not_take_the_caption_of_the_line_under_it(presidio):
+    page = page_from_rows(["14100 Simpang Ampat, Pulau Pinang", "Tel: 04-5021234"])
+    places = [s.text for s in presidio.detect(page) if s.type == "LOCATION"]
+    assert not [p for p in places if "Tel" in p], places
