@@ -298,3 +298,14 @@ def test_a_models_place_does_not_take_the_caption_of_the_line_under_it(presidio)
     page = page_from_rows(["14100 Simpang Ampat, Pulau Pinang", "Tel: 04-5021234"])
     places = [s.text for s in presidio.detect(page) if s.type == "LOCATION"]
     assert not [p for p in places if "Tel" in p], places
+
+
+@pytest.mark.parametrize("rows,person", [(["CASHIER: NURUL", "TOTAL 12.50"], "NURUL"),
+                                         (["Cashier: Siti Aminah"], "Siti Aminah")])
+def test_a_receipts_cashier_is_a_person(rules, rows, person):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+    assert ("PERSON", person) in found, found
+
+
+def test_a_cashiers_number_is_no_person(rules):
+    assert not [s for s in rules.detect(page_from_rows(["Cashier: 01"])) if s.type == "PERSON"]
