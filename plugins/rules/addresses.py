@@ -99,7 +99,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
         rf"(?<![\w])(?:[A-ZÄÖÜ][\wäöüßéèàç.\-]*(?i:{endings})[ ]?,?[ ]?"
         rf"\d{{1,4}}[a-zA-Z]?(?:[\-/]\d{{1,4}})?"
         rf"|(?:(?i:No)\.?[ ]?|(?i:Lot)[ ])?\d{{1,4}}[a-zA-Z]?,?[ ](?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}"
-        rf"|(?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}?,?[ ]\d{{1,4}}[a-zA-Z]?)(?![\w])")
+        # ... a name and its number after the street word ("Via Roma 10", "Calle Mayor 5"):
+        # written with its capital, so that prose ("place of business at 1200") is none
+        rf"|(?=[A-ZÄÖÜ])(?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}?,?[ ]\d{{1,4}}[a-zA-Z]?)(?![\w])")
     # ... and a Malaysian one its state after the town ("81000 Kulai, Johor")
     my_states = _alt(malaysian_states()) or r"(?!x)x"
     eu_city = re.compile(

@@ -309,3 +309,14 @@ def test_a_receipts_cashier_is_a_person(rules, rows, person):
 
 def test_a_cashiers_number_is_no_person(rules):
     assert not [s for s in rules.detect(page_from_rows(["Cashier: 01"])) if s.type == "PERSON"]
+
+
+def test_a_contracts_formulas_are_no_names_or_streets(rules):
+    """An agreement's "IN WITNESS WHEREOF" names no witness; "principal place of business at
+    1200 Harbor Blvd." puts its street after the prose ("place" is a French street word only
+    written with its capital)."""
+    page = page_from_rows(["IN WITNESS WHEREOF, the parties have executed this Agreement.",
+                           "principal place of business at 1200 Harbor Blvd., Suite 400, Oakland, California 94607"])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert not [t for t, v in found if t == "PERSON"], found
+    assert ("ADDRESS", "1200 Harbor Blvd., Suite 400, Oakland, California 94607") in found, found
