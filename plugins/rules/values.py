@@ -203,14 +203,21 @@ _CAPTION_CONTINUATIONS = frozenset({"or", "and", "by", "nor", "if", "as", "to", 
 
 def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
     words: list[Token] = []
-    for tok in tokens:
+    for k, tok in enumerate(tokens):
         st = strip_token(tok)
         if st is None:
             break
         t = st[2]
         if "@" in t or "%" in t or sum(c.isdigit() for c in t) >= 3 or "(" in tok[2]:
             break
-        if t[0].isupper() or t[0].isdigit() or t.lower() in _ORG_JOINERS:
+        if t.lower() == "for" and words:
+            # a committee or a cause named "<name> for <name>" ("Obama for America",
+            # "Americans for Prosperity"): only before a capitalised word
+            nxt = tokens[k + 1][2] if k + 1 < len(tokens) else ""
+            if not (nxt[:1].isupper() and nxt[:1].isalpha()):
+                break
+            words.append(st)
+        elif t[0].isupper() or t[0].isdigit() or t.lower() in _ORG_JOINERS:
             words.append(st)
         elif words and words[-1][2][:1].isupper() and t.isalpha() and len(t) >= 3 and \
                 not is_common_word(t):

@@ -320,3 +320,18 @@ def test_a_contracts_formulas_are_no_names_or_streets(rules):
     found = {(s.type, s.text) for s in rules.detect(page)}
     assert not [t for t, v in found if t == "PERSON"], found
     assert ("ADDRESS", "1200 Harbor Blvd., Suite 400, Oakland, California 94607") in found, found
+
+
+@pytest.mark.parametrize("rows,org", [(["Mario Bakery", "Tel 555-0199"], "Mario Bakery"),
+                                      (["KEDAI RUNCIT AH HOCK", "Thank you"], "KEDAI RUNCIT AH HOCK"),
+                                      (["Advertiser: Obama for America"], "Obama for America"),
+                                      (["Advertiser: Americans for Prosperity"], "Americans for Prosperity")])
+def test_a_shop_or_a_committee_named_for_its_trade_or_cause_is_an_organization(rules, rows, org):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+    assert ("ORGANIZATION", org) in found, found
+
+
+@pytest.mark.parametrize("row", ["Online Store", "Visit our Market today", "Company: Acme for 3 months"])
+def test_a_trade_word_after_a_dictionary_word_or_for_before_a_number_names_no_organization(rules, row):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert not [v for t, v in found if t == "ORGANIZATION" and ("Store" in v or "Market" in v or "for" in v)], found
