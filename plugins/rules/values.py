@@ -37,8 +37,10 @@ _EXTENSION = re.compile(r"(?:(?:ext\.?|x)[ ]?)?\d{3,5}", re.I)
 # decimals ("$1,234.00") or sits under an amount's label, not an identifier's.
 _MISREAD_SIGN = re.compile(r"^[$£€§][A-Z0-9]*\d[A-Z0-9,]*$")
 _EXT_TOKEN = re.compile(r"^(?:ext\.?|x|extension|#)(?:\d{1,6})?$", re.I)
+# ... also ISO 8601's basic form, as systems print a date into a form ("Invoice Date 20180312")
 _DATE_TOKEN = re.compile(
-    r"^(?:[0-9OoIl]{1,4}(?:[/.\-][0-9OoIl]{1,4}){0,2}(?:st|nd|rd|th)?|[A-Za-z]{3,9}\.?)$")
+    r"^(?:[0-9OoIl]{1,4}(?:[/.\-][0-9OoIl]{1,4}){0,2}(?:st|nd|rd|th)?|[A-Za-z]{3,9}\.?"
+    r"|(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))$")
 _MONTHS = {"jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun", "june",
            "jul", "july", "aug", "august", "sep", "sept", "september", "oct", "october", "nov",
            "november", "dec", "december"}

@@ -335,3 +335,12 @@ def test_a_shop_or_a_committee_named_for_its_trade_or_cause_is_an_organization(r
 def test_a_trade_word_after_a_dictionary_word_or_for_before_a_number_names_no_organization(rules, row):
     found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
     assert not [v for t, v in found if t == "ORGANIZATION" and ("Store" in v or "Market" in v or "for" in v)], found
+
+
+@pytest.mark.parametrize("row,kind", [("Invoice Date 20180312", "DATE"), ("Date of Birth: 19850704", "DATE"),
+                                      ("Date: 20181399", "REFERENCE_NUMBER"),      # no month 13
+                                      ("Invoice No: 20180312", "REFERENCE_NUMBER")])
+def test_a_date_printed_in_isos_basic_form_after_a_date_caption_is_a_date(rules, row, kind):
+    value = row.split()[-1]
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert (kind, value) in found, found
