@@ -18,6 +18,10 @@ from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.lexicon import Vocab
 
 
+# Postcodes that close a block on a line of their own or after the town.
+POSTCODES = frozenset({"uk_postcode", "ca_postcode"})
+
+
 class AddressPage:
     """One page's address segments (cells of its lines) and the line hits on them, with the
     neighbourhood queries that grow a block from them."""
@@ -288,7 +292,24 @@ class AddressPage:
                 not any("@" in self.layout.words[w].text for w in self.segs[nxt]):
             block.extend([nxt, nxt2])
             return nxt2
+        # a British block gives its town and its county a line each before the postcode
+        # ("Harrogate" / "North Yorkshire" / "HG1 5JP")
+        if nxt2 is not None and nxt2 not in used and nxt2 not in self.by_seg and \
+                self.place_line(nxt) and self.place_line(nxt2):
+            nxt3 = self.seg_below(nxt2, anchor)
+            if nxt3 is not None and nxt3 not in used and self.kinds([nxt3]) & POSTCODES:
+                block.extend([nxt, nxt2, nxt3])
+                return None
         return None
+
+    def place_line(self, i: int) -> bool:
+        """A line that is a town's or a county's name alone: one to three capitalised words,
+        at most half of them the form's own vocabulary ("North Yorkshire", not "Total Due")."""
+        from redactor.form_vocabulary import form_words
+
+        words = [self.layout.words[w].text.strip(",.") for w in self.segs[i]]
+        return 1 <= len(words) <= 3 and all(w[:1].isupper() and w.replace("-", "").isalpha() for w in words) \
+            and 2 * sum(w.lower() in form_words() for w in words) <= len(words)
 
     def block_hits(self, block: list[int], delivery: int | None, rows: set[int], anchor: float) -> list[Hit]:
         """The block's hits: its lines joined into one value where only separators lie
@@ -300,7 +321,10 @@ class AddressPage:
             score = min(0.89, score + 0.04)   # still a pattern: below the label band (0.9)
         runs = []
         for b in block:
-            if b in rows or b == delivery or b not in self.by_seg:
+            # a postcode's line in a block is the block's city line: its town and province
+            # are the address's too ("Montréal (Québec) H3B 4W8")
+            if b in rows or b == delivery or b not in self.by_seg or \
+                    (len(block) > 1 and self.kinds([b]) <= POSTCODES):
                 runs.append(self.layout.span_of_words(self.segs[b]))
             else:
                 seg_r = seg_runs(self.text, self.by_seg[b])

@@ -344,3 +344,23 @@ def test_a_date_printed_in_isos_basic_form_after_a_date_caption_is_a_date(rules,
     value = row.split()[-1]
     found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
     assert (kind, value) in found, found
+
+
+@pytest.mark.parametrize("rows,address", [
+    (["Flat 4, 27 Kingsley Road", "Harrogate", "North Yorkshire", "HG1 5JP"],
+     "Flat 4, 27 Kingsley Road\nHarrogate\nNorth Yorkshire\nHG1 5JP"),
+    (["10 Downing Street", "London", "SW1A 2AA"], "10 Downing Street\nLondon\nSW1A 2AA"),
+    (["1250 boul. René-Lévesque Ouest, bureau 900", "Montréal (Québec) H3B 4W8"],
+     "1250 boul. René-Lévesque Ouest, bureau 900\nMontréal (Québec) H3B 4W8"),
+])
+def test_british_and_quebec_blocks_are_one_address(rules, rows, address):
+    """A British letter gives the town and the county a line each before the postcode; a
+    Quebec address writes the province in brackets before the postal code."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+    assert ("ADDRESS", address) in found, found
+
+
+def test_form_lines_between_a_street_and_a_postcode_are_not_the_address(rules):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["12 Main St", "Total Amount Due", "Sales Tax",
+                                                                     "HG1 5JP"]))}
+    assert not [v for t, v in found if "Total" in v], found
