@@ -26,8 +26,8 @@ import yaml
 
 from redactor_plugins._census_names import census_name_recognizer
 from redactor.plugin_api import (Detector, InputError, given_names, is_known, load_label_mapping, mapping_file,
-                                ner_or_pattern, OcrPage, only_form_words, parse_types, PluginUnavailable, Span,
-                                surnames, MONTHS, brand_words, product_variants)
+                                ner_or_pattern, OcrPage, is_lone_caption, only_form_words, parse_types,
+                                PluginUnavailable, Span, surnames, MONTHS, brand_words, product_variants)
 from redactor_plugins._options import as_bool, as_choice, as_float
 from redactor_plugins._windows import merge_spans
 
@@ -215,7 +215,7 @@ def _past_article(text: str, start: int, end: int) -> int:
 def _no_place(value: str) -> bool:
     """A place is a proper noun: printed with a capital letter ("Bogota", "USA"), and not
     a word of a form's own vocabulary (a caption or heading the model read as a place)."""
-    return not any(c.isupper() for c in value) or only_form_words(value)
+    return not any(c.isupper() for c in value) or only_form_words(value) or is_lone_caption(value)
 
 
 def _line_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -475,7 +475,7 @@ class PresidioDetector(Detector):
                 if not pieces:
                     continue
             if fine == "PERSON" and self.drop_form_words:
-                if only_form_words(text[r.start:r.end]):
+                if only_form_words(text[r.start:r.end]) or is_lone_caption(text[r.start:r.end]):
                     continue   # spaCy on form text: "Tel", "Purchase Order", "SALES" are no names
                 pieces = [q for s, e in _name_pieces(text, r.start, r.end) for q in _name_words(text, s, e)
                           if not _product_name(text[q[0]:q[1]], brands)]

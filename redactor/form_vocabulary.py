@@ -19,6 +19,28 @@ _SOURCES = (("rules/names.yaml", ("not_names", "title_words")),
 
 
 @lru_cache(maxsize=1)
+def label_words() -> frozenset[str]:
+    """The one-word captions of the rules' label lexicon (mappings/rules/labels.yaml):
+    "GSTIN", "PAN", "Tel", "Mobile" printed before a value are no name or place of their own."""
+    data = yaml.safe_load(mapping_file("rules/labels.yaml").read_text(encoding="utf-8")) or {}
+    words: set[str] = set()
+    for group in data.get("groups") or ():
+        for key in ("labels", "labels_strict"):
+            for phrase in group.get(key) or ():
+                found = re.findall(r"[a-z]+", str(phrase).lower())
+                if len(found) == 1:
+                    words.update(found)
+    return frozenset(words)
+
+
+def is_lone_caption(text: str) -> bool:
+    """Whether ``text`` is one word of the label lexicon and nothing else ("GSTIN", "PAN:")."""
+    found = re.findall(r"[A-Za-z]+", text)
+    return len(found) == 1 and len(re.sub(r"[\W_]", "", text)) == len(found[0]) and \
+        found[0].lower() in label_words()
+
+
+@lru_cache(maxsize=1)
 def form_words() -> frozenset[str]:
     words: set[str] = set(MONTHS)
     for name, keys in _SOURCES:

@@ -141,6 +141,10 @@ class LabelRules(LabelGeometry):
                 r = None
         elif kind == "card":
             r = V.id_value(toks, strong, min_digits=4)
+            # a card number is digits, masked with X or * at most: letters make it another
+            # number the caption shares a name with (India's PAN, "ABCPS1234D", a tax id)
+            if r is not None and re.search(r"[A-WYZa-wyz]", self.text[r[0]:r[1]]):
+                r = None
         elif kind == "phone":
             r = V.phone_value(toks, extension)
         elif kind == "email":

@@ -364,3 +364,18 @@ def test_form_lines_between_a_street_and_a_postcode_are_not_the_address(rules):
     found = {(s.type, s.text) for s in rules.detect(page_from_rows(["12 Main St", "Total Amount Due", "Sales Tax",
                                                                      "HG1 5JP"]))}
     assert not [v for t, v in found if "Total" in v], found
+
+
+def test_a_models_name_that_is_a_caption_alone_is_dropped(presidio):
+    """spaCy reads "GSTIN" before an Indian tax number as a person."""
+    page = page_from_rows(["Mr. Rajesh Kumar Sharma", "GSTIN: 27ABCPS1234D1Z5"])
+    persons = [s.text for s in presidio.detect(page) if s.type == "PERSON"]
+    assert "GSTIN" not in persons and "Rajesh Kumar Sharma" in persons, persons
+
+
+@pytest.mark.parametrize("row,kind,value", [("PAN: ABCPS1234D", "ID_NUMBER", "ABCPS1234D"),
+                                            ("PAN: 4111 1111 1111 1111", "CARD_NUMBER", "4111 1111 1111 1111"),
+                                            ("Card: XXXX XXXX XXXX 1234", "CARD_NUMBER", "XXXX XXXX XXXX 1234")])
+def test_a_pan_with_letters_is_indias_tax_id_and_with_digits_a_card(rules, row, kind, value):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert (kind, value) in found, found
