@@ -10,7 +10,7 @@ import re
 
 from redactor.plugin_api import PageView
 from redactor_plugins.rules.addresses import (CITY_TAIL_GAP, ENDS_ADDRESS, HOUSE_NUMBER_CONFUSIONS, JUNK_LEAD,
-                                              NEEDS_COMPANY, ROW_CHAIN, RULES, SCORES, SEGMENT_GAP, LineHit,
+                                              NEEDS_COMPANY, ROW_CHAIN, RULES, SCORES, SEGMENT_GAP, WHOLE_LINE, LineHit,
                                               addressee_above, compile_address_regexes, line_segments, raw_hits,
                                               seg_runs, word_x0)
 from redactor_plugins.rules.blocks import country_line
@@ -323,7 +323,7 @@ class AddressPage:
         for b in block:
             # a postcode's line in a block is the block's city line: its town and province
             # are the address's too ("Montréal (Québec) H3B 4W8")
-            if b in rows or b == delivery or b not in self.by_seg or \
+            if b in rows or b == delivery or b not in self.by_seg or self.kinds([b]) & WHOLE_LINE or \
                     (len(block) > 1 and self.kinds([b]) <= POSTCODES):
                 runs.append(self.layout.span_of_words(self.segs[b]))
             else:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from redactor_plugins.rules import values as V
-from redactor_plugins.rules.blocks import international_lists, malaysian_states
+from redactor_plugins.rules.blocks import international_lists, malaysian_states, vocab_list
 from redactor_plugins.rules.hits import Hit
 from redactor.plugin_api import UNSURE_CONF, PageView
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
@@ -34,6 +34,7 @@ class AddressRegexes:
     au_city: re.Pattern
     sg_city: re.Pattern
     in_city: re.Pattern
+    in_street: re.Pattern
     town_under_street: re.Pattern
 
 
@@ -117,7 +118,13 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # "Singapore 179101", "Singapore (179101)": the city state and its six-digit code
     sg_city = re.compile(r"(?<![\w])(?i:singapore)[ ]?,?[ ]?\(?\d{6}\)?(?![\w])")
     # "Bangalore 560001", "Mumbai - 400 021": a town and India's six-digit PIN
-    in_city = re.compile(rf"(?<![\w])(?:{place})[ ]?(?:[\-–,][ ]?)?[1-9]\d{{2}}[ ]?\d{{3}}(?![\w])")
+    in_states = _alt(vocab_list("in_states")) or r"(?!x)x"
+    in_city = re.compile(rf"(?<![\w])(?:{place})[ ]?(?:[\-–,][ ]?)?[1-9]\d{{2}}[ ]?\d{{3}}"
+                         rf"(?:,?[ ](?i:{in_states}))?(?![\w])")
+    # An Indian delivery line: a flat's, house's or plot's number ("Flat No. 302, Sai
+    # Residency", "Plot 14, Sector 21, Kharghar"); the whole line is the address's
+    in_street = re.compile(r"(?<![\w])(?i:flat|house|plot|door|shop|bungalow)[ ]?(?:(?i:no)\.?[ ]?)?#?"
+                           r"\d{1,5}[A-Za-z]?(?:[/\-]\d{1,4})?(?![\w])")
     # Under a street line the town line needs no readable ZIP: the street has opened the
     # block, and letterheads and forms print the town and state there with the ZIP missing
     # ("Miami, Florida") or read as letters ("New York, New York IOOI7", "Wasnmogron, DC
@@ -127,25 +134,28 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
         rf"{speck}{place}[ ]?[,.][ ]?(?:(?:{states})\.?|{state_names}|(?:{provs})|(?:{trad}))"
         rf"(?:[ ]?[,.]?[ ]+{zip_misread})?[ ,.;]*")
     return AddressRegexes(street, po_box, city_line, city_line_loose, uk_postcode, ca_postcode,
-                          eu_street, eu_city, state_zip, au_city, sg_city, in_city, town_under_street)
+                          eu_street, eu_city, state_zip, au_city, sg_city, in_city, in_street,
+                          town_under_street)
 
 
 # how strongly each kind of line says "address" on its own
 SCORES = {"street": 0.8, "po_box": 0.85, "city_line": 0.85, "city_line_loose": 0.6,
            "uk_postcode": 0.7, "ca_postcode": 0.8,
            "eu_street": 0.6, "eu_city": 0.5, "state_zip": 0.6,
-           "au_city": 0.8, "sg_city": 0.85, "in_city": 0.5}
+           "au_city": 0.8, "sg_city": 0.85, "in_city": 0.5, "in_street": 0.5}
 RULES = {"street": "address_street", "po_box": "address_po_box", "city_line": "address_city_line",
           "city_line_loose": "address_city_line",
           "uk_postcode": "address_postcode", "ca_postcode": "address_postcode",
           "eu_street": "address_street", "eu_city": "address_city_line",
           "state_zip": "address_city_line", "au_city": "address_city_line",
-          "sg_city": "address_city_line", "in_city": "address_city_line"}
+          "sg_city": "address_city_line", "in_city": "address_city_line", "in_street": "address_street"}
 # kinds of line that end an address (city + state + ZIP, postcode lines)
 ENDS_ADDRESS = {"city_line", "city_line_loose", "uk_postcode", "ca_postcode", "eu_city",
                  "state_zip", "au_city", "sg_city", "in_city"}
 # kinds that need a neighbouring address line before they count
-NEEDS_COMPANY = {"eu_street", "eu_city", "city_line_loose", "in_city"}
+NEEDS_COMPANY = {"eu_street", "eu_city", "city_line_loose", "in_city", "in_street"}
+# kinds whose whole line (cell) is the address's, not the match alone
+WHOLE_LINE = {"in_street"}
 
 
 @dataclass

@@ -79,8 +79,13 @@ def international_lists() -> tuple[tuple[str, ...], frozenset[str]]:
 
 def malaysian_states() -> tuple[str, ...]:
     """The Malaysian states of mappings/rules/addresses.yaml (``my_states``)."""
+    return vocab_list("my_states")
+
+
+def vocab_list(key: str) -> tuple[str, ...]:
+    """The list ``key`` of mappings/rules/addresses.yaml (empty when it is not there)."""
     data = yaml.safe_load(mapping_file("rules/addresses.yaml").read_text(encoding="utf-8")) or {}
-    return tuple(str(s) for s in data.get("my_states") or [])
+    return tuple(str(s) for s in data.get(key) or [])
 
 
 def country_line(layout: PageView, words: list[int]) -> bool:

@@ -379,3 +379,20 @@ def test_a_models_name_that_is_a_caption_alone_is_dropped(presidio):
 def test_a_pan_with_letters_is_indias_tax_id_and_with_digits_a_card(rules, row, kind, value):
     found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
     assert (kind, value) in found, found
+
+
+@pytest.mark.parametrize("rows,address", [
+    (["Mr. Rajesh Kumar Sharma", "Flat No. 302, Sai Residency,", "Plot 14, Sector 21, Kharghar,",
+      "Navi Mumbai - 410210, Maharashtra"],
+     "Flat No. 302, Sai Residency,\nPlot 14, Sector 21, Kharghar,\nNavi Mumbai - 410210, Maharashtra"),
+    (["House No. 12, MG Road", "Bangalore 560001"], "House No. 12, MG Road\nBangalore 560001"),
+])
+def test_an_indian_block_is_one_address_with_its_flat_line_and_its_state(rules, rows, address):
+    """An Indian address opens with the flat's, house's or plot's number (its whole line is
+    the address's) and closes with the town, the PIN and the state."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+    assert ("ADDRESS", address) in found, found
+
+
+def test_a_shops_number_in_a_sentence_alone_is_no_address(rules):
+    assert not [s for s in rules.detect(page_from_rows(["Shop 5 is closed on Sundays"])) if s.type == "ADDRESS"]
