@@ -281,9 +281,13 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
         has_digit = any(c.isdigit() for c in t)
         masked = "*" in t or re.fullmatch(r"[Xx]{3,}", t) is not None
         if not has_digit and not masked:
-            # a short upper-case prefix ("AB 123456") is part of the id; a word is not
+            # a short upper-case prefix ("AB 123456") is part of the id; a word is not; nor
+            # is a check letter closing digit groups ("QQ 12 34 56 C", a UK National
+            # Insurance number), which is
             nxt = tokens[k + 1][2] if k + 1 < len(tokens) else ""
-            if picked or not (t.isupper() and len(t) <= 5 and any(c.isdigit() for c in nxt)):
+            check_letter = bool(picked) and len(t) == 1 and t.isupper() and \
+                picked[-1][2].isdigit() and not nxt[:1].isalnum()
+            if not check_letter and (picked or not (t.isupper() and len(t) <= 5 and any(c.isdigit() for c in nxt))):
                 break
         picked.append(st)
         if len(picked) >= 5:

@@ -396,3 +396,12 @@ def test_an_indian_block_is_one_address_with_its_flat_line_and_its_state(rules, 
 
 def test_a_shops_number_in_a_sentence_alone_is_no_address(rules):
     assert not [s for s in rules.detect(page_from_rows(["Shop 5 is closed on Sundays"])) if s.type == "ADDRESS"]
+
+
+@pytest.mark.parametrize("row,value", [("National Insurance No: QQ 12 34 56 C", "QQ 12 34 56 C"),
+                                       ("Account No. 1234 5678 A Smith", "1234 5678")])
+def test_a_check_letter_closing_digit_groups_is_the_identifiers(rules, row, value):
+    """A UK National Insurance number ends with a letter; a word's initial after a number
+    is not the number's."""
+    found = {s.text for s in rules.detect(page_from_rows([row])) if s.type in ("ID_NUMBER", "ACCOUNT_NUMBER")}
+    assert value in found, found
