@@ -16,6 +16,7 @@ from redactor.plugin_api import (PATTERN, STATISTICAL, STRUCTURAL, Detector, Inp
 
 from redactor_plugins._options import as_float
 from redactor_plugins.rules.address_blocks import find_address_hits
+from redactor_plugins.rules.notary import notary_numbers
 from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows
 from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
 from redactor_plugins.rules.gazetteer import find_gazetteer_hits, load_gazetteer
@@ -328,6 +329,7 @@ class RulesDetector(Detector):
         hits = [h for h in hits if h.rule not in NUMBER_LABEL_RULES or
                 not is_form_control_number(page.text, h.start)]
         hits = [h for h in hits if self.types.get(h.rule) != "DATE" or not is_form_date(page.text, h.start)]
+        hits = notary_numbers(page.text, hits)
         if "repeats" not in off:
             hits += _label_repeats(page.text, hits)
             hits += _damaged_repeats(layout, hits)

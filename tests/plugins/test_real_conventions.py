@@ -405,3 +405,18 @@ def test_a_check_letter_closing_digit_groups_is_the_identifiers(rules, row, valu
     is not the number's."""
     found = {s.text for s in rules.detect(page_from_rows([row])) if s.type in ("ID_NUMBER", "ACCOUNT_NUMBER")}
     assert value in found, found
+
+
+@pytest.mark.parametrize("rows,value", [
+    (["Notary Public, State of New York", "No. 43-4521780", "Qualified in Richmond County"], "43-4521780"),
+    (["Notary Public, State of New York", "My commission expires 9/5/69. No: 03-0608600"], "03-0608600"),
+])
+def test_a_notarys_number_is_the_notarys_id(rules, rows, value):
+    """A jurat's notary block: the number the state issued to the notary, a person's id."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+    assert ("ID_NUMBER", value) in found, found
+
+
+def test_another_records_number_near_a_notary_stays_a_reference(rules):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Notary fee paid. Invoice No. 12345-A"]))}
+    assert ("REFERENCE_NUMBER", "12345-A") in found, found
