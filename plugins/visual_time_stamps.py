@@ -276,9 +276,10 @@ class TimeStampDetector(VisualDetector):
     def _reader(self):
         if self._ocr is None:
             from redactor_plugins.tesseract_ocr import TesseractOcr
-            # the lines come cut, turned and scaled: read as given, one uniform block; by the
-            # binary, so a second model is not held in the process beside the page reader's
-            self._ocr = TesseractOcr(psm=6, preprocess=False, scale=1, orientation="off", engine="cli",
+            # the lines come cut, turned and scaled: read as given, one uniform block (the
+            # library engine where it loads: 0.17 s a read against 0.28 s by the binary,
+            # +24 MB peak on the real dev run)
+            self._ocr = TesseractOcr(psm=6, preprocess=False, scale=1, orientation="off",
                                      rotated_blocks=False, reread_unsure=False, read_unread=False,
                                      repair=False)
         return self._ocr
