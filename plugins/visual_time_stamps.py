@@ -9,8 +9,8 @@ but Tesseract reads such a face too unsurely for its words to be kept. A stamp's
 grammar still shows through the misreadings: a month's abbreviation, digits, AM/PM and a
 time ("$8 JUN | lO: 16", "SIAUG IA PH 2"). So:
 
-1. **Lines**: blocks of ink at an angle of their own that no confident word covers
-   (``_rotated_text.find_blocks``), turned upright both ways, cut into text lines by their
+1. **Lines**: blocks of ink running up or down the page (45 degrees or more off its lines)
+   that no confident word covers (``_rotated_text.find_blocks``), turned upright both ways, cut into text lines by their
    ink's profile; a line needs the length of a date (``MIN_LENGTH`` letter heights).
 2. **Read**: each line read widened (a condensed face read as a book face's proportions) and
    at its own width (``READS``), all in one Tesseract run.
@@ -44,6 +44,10 @@ BAND = 0.6             # a piece of ink belongs to a line when its centre is thi
                        # heights off its axis at most
 GAP = 2.0              # ... and no more than this many letter heights past the line's end
 MAX_BLOCKS = 6         # blocks read per page
+MIN_ANGLE = 45.0       # degrees off the page's lines: a time clock's line runs up or down the
+                       # margin (a stamp pressed at a slant by hand is the ``stamps`` plugin's);
+                       # on the real dev scans the blocks under 45 degrees were a tilted
+                       # address block, handwriting and a logo, read for nothing
 ROW_SHARE = 0.25       # a row belongs to a text line when it holds this share of the fullest row's ink
 EDGE_SHARE = 0.08      # ... and its edge rows down to this share
 
@@ -293,7 +297,7 @@ class TimeStampDetector(VisualDetector):
         H, W = gray.shape
         h = text_height(words, H)
         seen = [(w.text, w.bbox, w.conf) for w in words]
-        blocks = [b for b in rotated.find_blocks(gray, seen, h) if abs(b.angle) >= rotated.MIN_TILT]
+        blocks = [b for b in rotated.find_blocks(gray, seen, h) if abs(b.angle) >= MIN_ANGLE]
         lines = [ln for i, b in enumerate(blocks[:MAX_BLOCKS]) for ln in block_lines(gray, b, h, i)]
         if not lines:
             return []
