@@ -302,12 +302,6 @@ class TimeStampDetector(VisualDetector):
         if not lines:
             return []
         readings = read_lines(self._reader(), lines)
-        ink = sc.merged_ink_mask(gray) > 0
-        taken = np.zeros_like(ink)
-        for w in words:
-            if rotated.is_confident(w.text, w.conf):
-                x0, y0, x1, y1 = (int(round(v)) for v in w.bbox)
-                taken[y0:y1, x0:x1] = True
         # per block, its line read best as a stamp (a line read upside down can show marks
         # too: "98 JUN 19" turned reads "91 G1 ah 86")
         best: dict[int, tuple[int, str, Line]] = {}
@@ -315,6 +309,14 @@ class TimeStampDetector(VisualDetector):
             score, text = max((stamp_score(t), t) for t in texts)
             if score and (line.block not in best or score > best[line.block][0]):
                 best[line.block] = (score, text, line)
+        if not best:
+            return []
+        ink = sc.merged_ink_mask(gray) > 0
+        taken = np.zeros_like(ink)
+        for w in words:
+            if rotated.is_confident(w.text, w.conf):
+                x0, y0, x1, y1 = (int(round(v)) for v in w.bbox)
+                taken[y0:y1, x0:x1] = True
         out = []
         for _, text, line in best.values():
             out.append(Redaction(grow_along(line, ink, taken, W, H), "DATE", text, 0.7, (self.name,)))

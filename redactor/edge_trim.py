@@ -70,6 +70,23 @@ def _is_shaped_like(ch: str, glyph: np.ndarray, h: float) -> bool:
     return False
 
 
+def _word_ink(gray: np.ndarray, box: BBox, threshold: float | None, min_width: int):
+    """The ink mask of word box ``box`` (thresholded on a crop a text height around it) and
+    the box's pixel left, top, right and height; None for a box under 4 pixels tall or
+    ``min_width`` wide."""
+    H, W = gray.shape
+    x0, y0, x1, y1 = box
+    bx0, by0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
+    bx1, by1 = min(W, int(np.ceil(x1))), min(H, int(np.ceil(y1)))
+    h = by1 - by0
+    if h < 4 or bx1 - bx0 < min_width:
+        return None
+    cx0, cy0 = max(0, int(bx0 - CONTEXT * h)), max(0, int(by0 - CONTEXT * h))
+    cx1, cy1 = min(W, int(bx1 + CONTEXT * h)), min(H, int(by1 + CONTEXT * h))
+    mask = crop_ink_mask(gray[cy0:cy1, cx0:cx1], threshold)[by0 - cy0:by1 - cy0, bx0 - cx0:bx1 - cx0]
+    return mask, bx0, by0, bx1, h
+
+
 def trim_word_box(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_end: int,
                   threshold: float | None = None) -> BBox | None:
     """The box of ``text[keep_start:keep_end]`` inside word box ``box`` of ``gray`` when
@@ -80,16 +97,10 @@ def trim_word_box(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_
         return None
     if any(c not in TRIMMABLE for c in prefix + suffix):
         return None
-    H, W = gray.shape
-    x0, y0, x1, y1 = box
-    bx0, by0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
-    bx1, by1 = min(W, int(np.ceil(x1))), min(H, int(np.ceil(y1)))
-    h = by1 - by0
-    if h < 4 or bx1 - bx0 < 2:
+    crop = _word_ink(gray, box, threshold, min_width=2)
+    if crop is None:
         return None
-    cx0, cy0 = max(0, int(bx0 - CONTEXT * h)), max(0, int(by0 - CONTEXT * h))
-    cx1, cy1 = min(W, int(bx1 + CONTEXT * h)), min(H, int(by1 + CONTEXT * h))
-    mask = crop_ink_mask(gray[cy0:cy1, cx0:cx1], threshold)[by0 - cy0:by1 - cy0, bx0 - cx0:bx1 - cx0]
+    mask, bx0, by0, bx1, h = crop
     glyphs = _runs(mask.any(axis=0))
     if len(glyphs) <= len(prefix) + len(suffix):
         return None
@@ -130,16 +141,10 @@ def cut_at_slash(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_e
     if (suffix and not suffix.startswith("/")) or (prefix and not prefix.endswith("/")) \
             or not dropped.replace(".", "").replace("-", "").isalpha():
         return None
-    H, W = gray.shape
-    x0, y0, x1, y1 = box
-    bx0, by0 = max(0, int(np.floor(x0))), max(0, int(np.floor(y0)))
-    bx1, by1 = min(W, int(np.ceil(x1))), min(H, int(np.ceil(y1)))
-    h = by1 - by0
-    if h < 4 or bx1 - bx0 < 2 * len(text):
+    crop = _word_ink(gray, box, threshold, min_width=2 * len(text))
+    if crop is None:
         return None
-    cx0, cy0 = max(0, int(bx0 - CONTEXT * h)), max(0, int(by0 - CONTEXT * h))
-    cx1, cy1 = min(W, int(bx1 + CONTEXT * h)), min(H, int(by1 + CONTEXT * h))
-    mask = crop_ink_mask(gray[cy0:cy1, cx0:cx1], threshold)[by0 - cy0:by1 - cy0, bx0 - cx0:bx1 - cx0]
+    mask, bx0, by0, bx1, h = crop
     cols = mask.sum(axis=0)
     width = bx1 - bx0
     cw = width / len(text)
