@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from redactor.plugin_api import PageView
+from redactor.plugin_api import PageView, form_words
 from redactor_plugins.rules.addresses import (CITY_TAIL_GAP, ENDS_ADDRESS, HOUSE_NUMBER_CONFUSIONS, JUNK_LEAD,
                                               NEEDS_COMPANY, ROW_CHAIN, RULES, SCORES, SEGMENT_GAP, WHOLE_LINE, LineHit,
                                               addressee_above, compile_address_regexes, line_segments, raw_hits,
@@ -305,8 +305,6 @@ class AddressPage:
     def place_line(self, i: int) -> bool:
         """A line that is a town's or a county's name alone: one to three capitalised words,
         at most half of them the form's own vocabulary ("North Yorkshire", not "Total Due")."""
-        from redactor.form_vocabulary import form_words
-
         words = [self.layout.words[w].text.strip(",.") for w in self.segs[i]]
         return 1 <= len(words) <= 3 and all(w[:1].isupper() and w.replace("-", "").isalpha() for w in words) \
             and 2 * sum(w.lower() in form_words() for w in words) <= len(words)
