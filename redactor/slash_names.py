@@ -59,7 +59,7 @@ def _with_neighbours(text: str, spans: list[Span]) -> list[Span]:
             taken.add((after.start(1), after.end(1)))
         head = text[max(0, s.start - 40):s.start]
         before = _BEFORE.search(head)
-        if before and not head[:before.start()].endswith(("/",)) and \
+        if before and not head[:before.start()].endswith("/") and \
                 (before.start() == 0 or not head[before.start() - 1].isalnum()):
             a = s.start - len(head) + before.start(1)
             b = s.start - len(head) + before.end(1)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from redactor_plugins.rules import values as V
-from redactor_plugins.rules.blocks import international_lists, malaysian_states, vocab_list
+from redactor_plugins.rules.blocks import international_lists, vocab_list
 from redactor_plugins.rules.hits import Hit
 from redactor.plugin_api import UNSURE_CONF, PageView
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
@@ -104,7 +104,7 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
         # written with its capital, so that prose ("place of business at 1200") is none
         rf"|(?=[A-ZÄÖÜ])(?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}?,?[ ]\d{{1,4}}[a-zA-Z]?)(?![\w])")
     # ... and a Malaysian one its state after the town ("81000 Kulai, Johor")
-    my_states = _alt(malaysian_states()) or r"(?!x)x"
+    my_states = _alt(vocab_list("my_states")) or r"(?!x)x"
     eu_city = re.compile(
         r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?\d{4,5}[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
         rf"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?:,?[ ](?i:{my_states}))?(?![\w])")

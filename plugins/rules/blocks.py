@@ -68,24 +68,18 @@ def runs_to_ranges(layout: PageView, runs: list[Run]) -> list[tuple[int, int]]:
     return out
 
 
-@lru_cache(maxsize=1)
-def international_lists() -> tuple[tuple[str, ...], frozenset[str]]:
-    """The Australian state codes and the country names of mappings/rules/addresses.yaml
-    (the country names in capitals, without stops)."""
-    data = yaml.safe_load(mapping_file("rules/addresses.yaml").read_text(encoding="utf-8")) or {}
-    countries = frozenset(str(c).upper().replace(".", "") for c in data.get("countries") or [])
-    return tuple(str(s) for s in data.get("au_states") or []), countries
-
-
-def malaysian_states() -> tuple[str, ...]:
-    """The Malaysian states of mappings/rules/addresses.yaml (``my_states``)."""
-    return vocab_list("my_states")
-
-
+@lru_cache(maxsize=None)
 def vocab_list(key: str) -> tuple[str, ...]:
     """The list ``key`` of mappings/rules/addresses.yaml (empty when it is not there)."""
     data = yaml.safe_load(mapping_file("rules/addresses.yaml").read_text(encoding="utf-8")) or {}
     return tuple(str(s) for s in data.get(key) or [])
+
+
+def international_lists() -> tuple[tuple[str, ...], frozenset[str]]:
+    """The Australian state codes and the country names of mappings/rules/addresses.yaml
+    (the country names in capitals, without stops)."""
+    countries = frozenset(c.upper().replace(".", "") for c in vocab_list("countries"))
+    return vocab_list("au_states"), countries
 
 
 def country_line(layout: PageView, words: list[int]) -> bool:
