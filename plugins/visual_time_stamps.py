@@ -26,13 +26,15 @@ any scan resolution.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from redactor.plugin_api import OcrPage, Redaction, VisualDetector
+from redactor_plugins._stamp_grammar import stamp_marks, stamp_score
 from redactor_plugins.visual_common import gray_of, text_height, words_of
+
+__all__ = ["TimeStampDetector", "stamp_marks", "stamp_score"]
 
 MIN_LENGTH = 5.0       # a line this many letter heights long at least ("98 JUN 19": 9 glyphs)
 MIN_LETTERS = 5        # glyph-sized pieces a line holds at least
@@ -50,74 +52,6 @@ MIN_ANGLE = 45.0       # degrees off the page's lines: a time clock's line runs 
                        # address block, handwriting and a logo, read for nothing
 ROW_SHARE = 0.25       # a row belongs to a text line when it holds this share of the fullest row's ink
 EDGE_SHARE = 0.08      # ... and its edge rows down to this share
-
-MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
-# AM / PM as a worn stamp face reads them, in its capitals: the M's middle lost (PN, PH) or
-# its strokes split (Pil, Pit); "An", "am", "Ah" are words
-MERIDIEM = re.compile(r"^(?:AM|P(?:M|N|H|il|it|Il|IL|II))$")
-CLOCK = re.compile(r"^\d{1,2}[:.;]\d{2}$")
-NUMBER = re.compile(r"^\d{1,4}$")
-# letters a stamp's digits are read as, in a token otherwise of digits ("lO:" is "10:")
-DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "i": "1", "|": "1",
-                                  "Z": "2", "z": "2", "S": "5", "$": "5", "B": "8"})
-
-
-def _near_month(token: str) -> bool:
-    """A month's abbreviation ("Jun", "AUG"); in capitals, as a stamp prints it, also with one
-    letter misread ("JEN") or with letters the stamp's edge added, in five letters at most
-    ("SIAUG"). A lower-case word one letter off a month ("see", "sar") is a word."""
-    t = token.upper()
-    if not t.isalpha() or len(t) < 3:
-        return False
-    if t in MONTHS:
-        return True
-    if token != t:
-        return False
-    if len(t) <= 5 and any(m in t for m in MONTHS):
-        return True
-    return len(t) == 3 and any(sum(a != b for a, b in zip(t, m)) == 1 for m in MONTHS)
-
-
-def _as_digits(token: str) -> str:
-    """A token that is mostly digits with its digit look-alikes read as digits ("lO" -> "10");
-    other tokens unchanged."""
-    digits = sum(ch.isdigit() for ch in token)
-    if digits and digits >= len(token) / 2:
-        return token.translate(DIGIT_LOOKALIKES)
-    return token
-
-
-def stamp_marks(text: str) -> set[str]:
-    """The marks of a time stamp a line's reading holds: ``month``, ``meridiem``, ``clock``
-    (a time, also split as "10:" + "16") and ``numbers`` (two numbers or more)."""
-    tokens = [t.strip(".,;'\"`|!()[]{}_-~") for t in text.split()]
-    tokens = [t for t in tokens if t]
-    marks = set()
-    numbers = 0
-    for i, raw in enumerate(tokens):
-        t = _as_digits(raw)
-        if _near_month(t):
-            marks.add("month")
-        elif MERIDIEM.match(t):
-            marks.add("meridiem")
-        # an hour before its colon is read as letters as often as not ("lO:" for "10:")
-        hour = raw[:-1].translate(DIGIT_LOOKALIKES) if raw.endswith(":") else ""
-        if CLOCK.match(t) or (hour.isdigit() and len(hour) <= 2 and i + 1 < len(tokens)
-                              and NUMBER.match(_as_digits(tokens[i + 1]))):
-            marks.add("clock")
-        elif NUMBER.match(t):
-            numbers += 1
-    if numbers >= 2:
-        marks.add("numbers")
-    return marks
-
-
-def stamp_score(text: str) -> int:
-    """How many marks of a time stamp a reading holds; 0 unless it has a month or AM/PM and a
-    second mark beside it."""
-    marks = stamp_marks(text)
-    return len(marks) if marks & {"month", "meridiem"} and len(marks) >= 2 else 0
-
 
 @dataclass
 class Line:

@@ -8,7 +8,9 @@ from PIL import Image, ImageDraw, ImageFont
 from rules_pages import CHAR_W, one_line_rows, page_from_rows
 
 from redactor_plugins.presidio_detector import PresidioDetector
+from redactor_plugins.rules.worn_dates import worn_date_hits
 from redactor_plugins.rules_detector import RulesDetector
+from redactor.plugin_api import page_view
 from redactor.config import DEFAULT_DETECTOR_OPTIONS
 from redactor.model import OcrPage, WordBox
 
@@ -420,3 +422,24 @@ def test_a_notarys_number_is_the_notarys_id(rules, rows, value):
 def test_another_records_number_near_a_notary_stays_a_reference(rules):
     found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Notary fee paid. Invoice No. 12345-A"]))}
     assert ("REFERENCE_NUMBER", "12345-A") in found, found
+
+
+@pytest.mark.parametrize("row,value", [
+    ("MPR 24 1999 16:16 P.02", "MPR 24 1999 16:16"),   # a fax line, "MAR" read one off
+    ("JUL 29 3 02 PH ES!", "JUL 29 3 02 PH"),                          # a registry's received stamp
+    ("RECEIVED 98 JUN 19 AM 10:16", "98 JUN 19 AM 10:16"),
+    ("Sent: NOV 12 '96 05:49PM", "NOV 12 '96 05:49PM"),
+])
+def test_a_machine_printed_date_read_through_ocr_damage_is_a_date(rules, row, value):
+    """Time clocks and fax machines print dates in capitals, in worn faces OCR reads one
+    letter off; the grammar of day, year, clock and AM/PM beside the month remains."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert ("DATE", value) in found, found
+
+
+@pytest.mark.parametrize("row", ["MAN 24 HOURS", "CAN 12 X 4", "JUNE 2", "Item APR 4 and 5", "MAT 3 ROLLS 14 FT"])
+def test_a_capital_word_one_off_a_month_without_a_dates_grammar_is_no_date(rules, row):
+    """A capital word one letter off a month beside numbers is a date only with two more
+    marks of one (a year and a time, AM/PM); a month beside a single number is left to the
+    written-date patterns."""
+    assert worn_date_hits(page_view(page_from_rows([row]))) == [], row
