@@ -36,6 +36,9 @@ COLON_MAX_WIDTH = 0.25
 ANGLE_MAX_WIDTH = 0.8
 ANGLE_MAX_HEIGHT = 0.7
 RULE_MAX_HEIGHT = 0.2
+PAIR_MAX_WIDTH = 0.72     # two narrow marks touching: as wide as two brackets
+_PAIRABLE = _LOW | _NARROW | _QUOTE
+_DOUBLE_QUOTES = set('"“”')
 CONTEXT = 1.0             # the threshold is taken on a crop this many heights around the box
 
 
@@ -70,6 +73,30 @@ def _is_shaped_like(ch: str, glyph: np.ndarray, h: float) -> bool:
     return False
 
 
+def _take(chars: str, glyphs: list, mask: np.ndarray, h: float, end: int) -> bool:
+    """Pop the glyph runs of punctuation ``chars`` (listed from the word's edge inwards) off
+    ``glyphs`` at ``end`` (0: the start, -1: the end); False when their shapes disagree. Two
+    narrow marks may touch and make one run: a closing quote and bracket of a defined term
+    ("(“CDN”)"), a full stop and a bracket."""
+    i = 0
+    while i < len(chars):
+        if len(glyphs) < 2:
+            return False
+        g0, g1 = glyphs.pop(end)
+        if _is_shaped_like(chars[i], mask[:, g0:g1], h):
+            # a double quote's two strokes stand apart unless the print joins them
+            nxt = mask[:, slice(*glyphs[end])]
+            if chars[i] in _DOUBLE_QUOTES and len(glyphs) >= 2 and _is_shaped_like(chars[i], nxt, h) \
+                    and (i + 1 == len(chars) or not _is_shaped_like(chars[i + 1], nxt, h)):
+                glyphs.pop(end)
+            i += 1
+        elif i + 1 < len(chars) and set(chars[i:i + 2]) <= _PAIRABLE and g1 - g0 <= PAIR_MAX_WIDTH * h:
+            i += 2
+        else:
+            return False
+    return True
+
+
 def _word_ink(gray: np.ndarray, box: BBox, threshold: float | None, min_width: int):
     """The ink mask of word box ``box`` (thresholded on a crop a text height around it) and
     the box's pixel left, top, right and height; None for a box under 4 pixels tall or
@@ -102,16 +129,8 @@ def trim_word_box(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_
         return None
     mask, bx0, by0, bx1, h = crop
     glyphs = _runs(mask.any(axis=0))
-    if len(glyphs) <= len(prefix) + len(suffix):
+    if not (_take(prefix, glyphs, mask, h, 0) and _take(suffix[::-1], glyphs, mask, h, -1)) or not glyphs:
         return None
-    for ch in prefix:
-        g0, g1 = glyphs.pop(0)
-        if not _is_shaped_like(ch, mask[:, g0:g1], h):
-            return None
-    for ch in reversed(suffix):
-        g0, g1 = glyphs.pop()
-        if not _is_shaped_like(ch, mask[:, g0:g1], h):
-            return None
     k0 = glyphs[0][0] if prefix else 0
     k1 = glyphs[-1][1] if suffix else bx1 - bx0
     rows = np.nonzero(mask[:, k0:k1].any(axis=1))[0]

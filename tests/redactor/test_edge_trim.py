@@ -196,3 +196,30 @@ def test_a_persons_span_across_a_slash_is_one_span_per_name(value, parts):
 
     spans = split_slash_joined_names(value, [Span(0, len(value), "PERSON", 0.85, "presidio")])
     assert [value[s.start:s.end] for s in spans] == parts
+
+
+def test_a_closing_quote_and_bracket_that_touch_are_cut_together():
+    """A contract's defined term, '(“CDN”)': the closing quote and bracket often touch in
+    print and make one run of ink, which is still two narrow marks, not a letter."""
+    font = ImageFont.truetype(SERIF, 40)
+    img = Image.new("L", (400, 120), 255)
+    draw = ImageDraw.Draw(img)
+    x = 30
+    boxes = {}
+    for part, nudge in (("(", 0), ("“", 0), ("CDN", 0), ("”", 0), (")", -7)):
+        x += nudge
+        draw.text((x, 30), part, font=font, fill=0)
+        boxes[part] = draw.textbbox((x, 30), part, font=font)
+        x += draw.textlength(part, font=font)
+    gray = np.asarray(img)
+    from redactor.edge_trim import _runs
+    q0, b1 = int(boxes["”"][0]), int(boxes[")"][2]) + 1
+    # the quote's second stroke touches the bracket: two runs of ink for three marks
+    assert len(_runs((gray[:, q0:b1] < 128).any(axis=0))) == 2
+    box = (boxes["("][0], 25, boxes[")"][2], 90)
+    cut = trim_word_box(gray, box, "(“CDN”)", 2, 5)
+    assert cut is not None
+    v0, v1 = int(boxes["CDN"][0]), int(boxes["CDN"][2]) + 1
+    cols = np.nonzero((gray[:, v0:v1] < 128).any(axis=0))[0] + v0
+    assert cut[0] <= cols[0] and cut[2] >= cols[-1] + 1          # every letter stays hidden
+    assert cut[2] <= boxes["”"][0] + 2 and cut[0] >= boxes["“"][2] - 2
