@@ -230,8 +230,20 @@ def _line_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
+# ... and a typed middle initial's stop as a second capital ("Kenneth WU. Smith"): between
+# a census given name and a census surname, the model reads it as the initial it is
+# ("Kenneth W.  Smith", the same length; "Mary US. Army" stays).
+_INITIAL_TWO = re.compile(r"(?<![\w.])([A-Z][a-z]+)[ ]([A-Z])[A-Z]\.(?=[ ]([A-Z][a-z]+))")
+
+
+def _initial_two(m: re.Match) -> str:
+    if m.group(1).upper() not in given_names() or m.group(3).upper() not in surnames():
+        return m.group(0)
+    return f"{m.group(1)} {m.group(2)}. "
+
+
 def initial_stops(text: str) -> str:
-    return _INITIAL_COMMA.sub(r"\1.", text)
+    return _INITIAL_TWO.sub(_initial_two, _INITIAL_COMMA.sub(r"\1.", text))
 
 
 # A generational suffix after a surname is part of the name as written in formal documents,

@@ -7,7 +7,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 from rules_pages import CHAR_W, one_line_rows, page_from_rows
 
-from redactor_plugins.presidio_detector import PresidioDetector
+from redactor_plugins.presidio_detector import initial_stops, PresidioDetector
 from redactor_plugins.rules.worn_dates import worn_date_hits
 from redactor_plugins.rules_detector import RulesDetector
 from redactor.plugin_api import page_view
@@ -104,6 +104,14 @@ def test_a_generational_suffix_is_part_of_the_name(presidio, text, name):
 def test_an_initial_whose_stop_ocr_read_as_a_comma_stays_in_the_name(presidio):
     spans = {(s.text, s.type) for s in presidio.detect(_line("Copy to Max A, Goldfarb today."))}
     assert ("Max A, Goldfarb", "PERSON") in spans, spans
+
+
+def test_a_middle_initial_read_with_a_second_capital_stays_in_the_name(presidio):
+    """A typed name under a memo's signature, its initial's stop read as a letter."""
+    spans = {(s.text, s.type) for s in presidio.detect(_line("Kenneth WU. Smith"))}
+    assert ("Kenneth WU. Smith", "PERSON") in spans, spans
+    # no given name and surname round it: an abbreviation
+    assert initial_stops("Mary US. Army and John DC. Office") == "Mary US. Army and John DC. Office"
 
 
 def test_a_caption_in_the_city_lines_cell_does_not_move_the_blocks_edge(rules):
