@@ -242,6 +242,16 @@ def _initial_two(m: re.Match) -> str:
     return f"{m.group(1)} {m.group(2)}. "
 
 
+_TITLE_BEFORE = re.compile(r"(?<![\w.])[A-Za-z]{1,3}\.[ ]$")
+
+
+def _uncapitalised(text: str, start: int, end: int) -> bool:
+    """A name is written with capitals: a piece without one is OCR's garbage or a word of
+    the text ("mm", "dee", "snd ageat"), unless a title stands before it (its capital
+    misread: "wr. liudson" for "Mr. Hudson")."""
+    return text[start:end].islower() and not _TITLE_BEFORE.search(text, max(0, start - 5), start)
+
+
 def initial_stops(text: str) -> str:
     return _INITIAL_TWO.sub(_initial_two, _INITIAL_COMMA.sub(r"\1.", text))
 
@@ -490,7 +500,7 @@ class PresidioDetector(Detector):
                 if only_form_words(text[r.start:r.end]) or is_lone_caption(text[r.start:r.end]):
                     continue   # spaCy on form text: "Tel", "Purchase Order", "SALES" are no names
                 pieces = [q for s, e in _name_pieces(text, r.start, r.end) for q in _name_words(text, s, e)
-                          if not _product_name(text[q[0]:q[1]], brands)]
+                          if not _product_name(text[q[0]:q[1]], brands) and not _uncapitalised(text, *q)]
                 if pieces and pieces[-1][1] == r.end:
                     pieces[-1] = (pieces[-1][0], _with_name_suffix(text, r.end))
             spans.extend(Span(start=s, end=e, type=fine, score=float(r.score), detector=self.name,

@@ -455,3 +455,18 @@ def test_a_capital_word_one_off_a_month_without_a_dates_grammar_is_no_date(rules
     marks of one (a year and a time, AM/PM); a month beside a single number is left to the
     written-date patterns."""
     assert worn_date_hits(page_view(page_from_rows([row]))) == [], row
+
+
+@pytest.mark.parametrize("text", ["Prepared by dee ston for the group", "ref snd ageat alte disclosi latory, 1988"])
+def test_a_model_person_without_a_capital_is_no_name(presidio, text):
+    """Names are written with capitals: lower-case words the model tags (OCR's garbage of a
+    faint line) are dropped; the model without the form-word clean-up does tag them."""
+    assert not [s for s in presidio.detect(_line(text)) if s.type == "PERSON"]
+    raw = PresidioDetector(**{**DEFAULT_DETECTOR_OPTIONS["presidio"], "drop_form_words": False})
+    assert [s for s in raw.detect(_line(text)) if s.type == "PERSON"]
+
+
+def test_a_lower_case_name_after_a_title_stays(presidio):
+    """A title before it: the name's capital was misread ("wr. liudson" for "Mr. Hudson")."""
+    assert "liudson" in {s.text for s in presidio.detect(_line("VO: Mr. Flinn wr. liudson (Greensboro)"))
+                         if s.type == "PERSON"}
