@@ -242,6 +242,27 @@ def _initial_two(m: re.Match) -> str:
     return f"{m.group(1)} {m.group(2)}. "
 
 
+# "Mr. Donahue (Loews)", "Dr. Gehultz {Loews }": a list of people gives each one's firm in
+# brackets after the name (attendee lists, routing slips, minutes)
+_AFTER_NAME = re.compile(r"[A-Z][A-Za-z'’\-]+[ ]*[(\[{][ ]*$")
+
+
+def _affiliation(text: str, start: int, end: int) -> tuple[int, int, str]:
+    """A model's PERSON that is a word in brackets right after a capitalised name is that
+    person's organisation (its bracket left out of the span); a given name there is a
+    nickname ("John Smith (Jack)") and stays a person."""
+    s, e = start, end
+    while s < e and text[s] in "([{ ":
+        s += 1
+    while e > s and text[e - 1] in ")]} ":
+        e -= 1
+    value = text[s:e]
+    if not value or not value[:1].isupper() or len(value.split()) > 2 or value.upper() in given_names() \
+            or not _AFTER_NAME.search(text, max(0, s - 40), s):
+        return start, end, "PERSON"
+    return s, e, "ORGANIZATION"
+
+
 _TITLE_BEFORE = re.compile(r"(?<![\w.])[A-Za-z]{1,3}\.[ ]$")
 
 
@@ -503,6 +524,10 @@ class PresidioDetector(Detector):
                           if not _product_name(text[q[0]:q[1]], brands) and not _uncapitalised(text, *q)]
                 if pieces and pieces[-1][1] == r.end:
                     pieces[-1] = (pieces[-1][0], _with_name_suffix(text, r.end))
-            spans.extend(Span(start=s, end=e, type=fine, score=float(r.score), detector=self.name,
-                              text=text[s:e]) for s, e in pieces)
+            for s, e in pieces:
+                kind = fine
+                if fine == "PERSON" and self.drop_form_words:
+                    s, e, kind = _affiliation(text, s, e)
+                spans.append(Span(start=s, end=e, type=kind, score=float(r.score), detector=self.name,
+                                  text=text[s:e]))
         return merge_spans(spans, text)

@@ -470,3 +470,14 @@ def test_a_lower_case_name_after_a_title_stays(presidio):
     """A title before it: the name's capital was misread ("wr. liudson" for "Mr. Hudson")."""
     assert "liudson" in {s.text for s in presidio.detect(_line("VO: Mr. Flinn wr. liudson (Greensboro)"))
                          if s.type == "PERSON"}
+
+
+def test_a_firm_in_brackets_after_a_persons_name_is_an_organization(presidio):
+    """An attendee list or a routing slip gives each person's firm in brackets after the
+    name; a given name there is a nickname and stays a person."""
+    spans = {(s.text, s.type) for s in presidio.detect(_line("VO: Mr. Flinn Mr. Donahue (Loews) Dr. Gehultz {Loews }"))}
+    assert ("Loews", "ORGANIZATION") in spans and ("Loews", "PERSON") not in spans, spans
+    raw = PresidioDetector(**{**DEFAULT_DETECTOR_OPTIONS["presidio"], "drop_form_words": False})
+    assert ("Loews", "PERSON") in {(s.text, s.type) for s in raw.detect(_line("VO: Mr. Flinn Mr. Donahue (Loews)"))}
+    nick = {(s.text, s.type) for s in presidio.detect(_line("Present: Robert Smith (Bob) and Ann Lee"))}
+    assert not [t for v, t in nick if "Bob" in v and t == "ORGANIZATION"], nick
