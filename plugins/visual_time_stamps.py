@@ -16,7 +16,7 @@ time ("$8 JUN | lO: 16", "SIAUG IA PH 2"). So:
    at its own width (``READS``), all in one Tesseract run.
 3. **Grammar**: a line whose best reading has a month or AM/PM and, beside it, a second
    mark of a time stamp (a month, AM/PM, a clock time, two numbers) is the stamp's date
-   (``stamp_marks``).
+   (``plugins._stamp_grammar.stamp_marks``).
 4. **Box**: the line's own ink, taken back to the page, grown along the line over unread ink
    in its band (a time set apart from the date, "PM   4:57"), not over the stamp's other
    lines: the date is the identifier, "REGISTRATION UNIT" is the registry's.
@@ -31,10 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from redactor.plugin_api import OcrPage, Redaction, VisualDetector
-from redactor_plugins._stamp_grammar import stamp_marks, stamp_score
+from redactor_plugins._stamp_grammar import stamp_score
 from redactor_plugins.visual_common import gray_of, text_height, words_of
-
-__all__ = ["TimeStampDetector", "stamp_marks", "stamp_score"]
 
 MIN_LENGTH = 5.0       # a line this many letter heights long at least ("98 JUN 19": 9 glyphs)
 MIN_LETTERS = 5        # glyph-sized pieces a line holds at least

@@ -11,7 +11,7 @@ from redactor import registry
 from redactor.config import RedactorConfig
 from redactor_eval.benchmarks.visual_pages import FONT, PAGE
 from redactor_plugins.tesseract_ocr import TesseractOcr
-from redactor_plugins.visual_time_stamps import stamp_marks, stamp_score
+from redactor_plugins._stamp_grammar import stamp_marks, stamp_score
 
 pytest.importorskip("cv2")
 if TesseractOcr.unavailable_reason():
