@@ -13,6 +13,8 @@ MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", 
 MERIDIEM = re.compile(r"^(?:AM|P(?:M|N|H|il|it|Il|IL|II))$")
 CLOCK = re.compile(r"^\d{1,2}[:.;]\d{2}$")
 NUMBER = re.compile(r"^\d{1,4}$")
+# the marks a stamp's or an OCR reading's tokens carry round them ("(NOV", "16:16,", "PH!")
+PUNCTUATION = ".,;'\"`|!()[]{}_-~"
 # letters a stamp's digits are read as, in a token otherwise of digits ("lO:" is "10:")
 DIGIT_LOOKALIKES = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "i": "1", "|": "1",
                                   "Z": "2", "z": "2", "S": "5", "$": "5", "B": "8"})
@@ -46,7 +48,7 @@ def as_digits(token: str) -> str:
 def stamp_marks(text: str) -> set[str]:
     """The marks of a time stamp a line's reading holds: ``month``, ``meridiem``, ``clock``
     (a time, also split as "10:" + "16") and ``numbers`` (two numbers or more)."""
-    tokens = [t.strip(".,;'\"`|!()[]{}_-~") for t in text.split()]
+    tokens = [t.strip(PUNCTUATION) for t in text.split()]
     tokens = [t for t in tokens if t]
     marks = set()
     numbers = 0

@@ -15,12 +15,12 @@ import re
 
 from redactor.plugin_api import PageView
 
-from redactor_plugins._stamp_grammar import CLOCK, MERIDIEM, MONTHS, NUMBER, as_digits, near_month, stamp_marks
+from redactor_plugins._stamp_grammar import (CLOCK, MERIDIEM, MONTHS, NUMBER, PUNCTUATION, as_digits, near_month,
+                                             stamp_marks)
 from redactor_plugins.rules.hits import Hit
 
 RULE = "worn_date"
 SCORE = 0.8
-STRIP = ".,;'\"`|!()[]{}_-~"
 MAX_AFTER = 6        # a stamp's date and time is at most day, year, hour, minute, AM/PM, seconds
 MAX_BEFORE = 2       # a year or a day before the month ("98 JUN 19", "24 MAR 1999")
 WORD_GAP = 2.0       # the parts of one printed date stand within 2 line heights of each other
@@ -31,7 +31,7 @@ _APOSTROPHE_YEAR = re.compile(r"^['’`]\d{2}$")       # "'80", the year as stam
 
 
 def _token(text: str) -> str:
-    return as_digits(text.strip(STRIP))
+    return as_digits(text.strip(PUNCTUATION))
 
 
 def _datish(text: str) -> bool:
@@ -56,7 +56,7 @@ def _month_word(text: str) -> str | None:
     """The word as a month when it reads as one: exact ("Jun", "MAR"), or in capitals one
     letter off or with a stray mark beside it (``near_month``). Printed dates capitalise
     their month."""
-    t = text.strip(STRIP)
+    t = text.strip(PUNCTUATION)
     if not t[:1].isupper() or not near_month(t):      # "we may 2 6 go": a verb
         return None
     return "exact" if t.upper() in MONTHS or t.upper() in MONTH_NAMES else "worn"
@@ -89,7 +89,7 @@ def worn_date_hits(layout: PageView) -> list[Hit]:
             if len(marks) < (1 if kind == "exact" else 2):
                 continue
             start, end = layout.offsets[ids[first]][0], layout.offsets[ids[last]][1]
-            while start < end and text[start] in STRIP:
+            while start < end and text[start] in PUNCTUATION:
                 start += 1
             while end > start and text[end - 1] in ".,;|!([{_-~":
                 end -= 1
