@@ -20,6 +20,7 @@ from redactor_plugins.rules.notary import notary_numbers
 from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows
 from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
 from redactor_plugins.rules.gazetteer import find_gazetteer_hits, load_gazetteer
+from redactor_plugins.rules.state_bodies import state_body_hits
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
 from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
@@ -280,6 +281,7 @@ class RulesDetector(Detector):
         except (ValueError, OSError) as exc:
             raise PluginUnavailable(f"rules detector data is broken: {exc}") from exc
         self.min_score = as_float("min_score", min_score, 0.0, 1.0)
+        self._state_names = frozenset(n.lower() for n in self.vocab.us_state_names)
         # What the rules build or load on first use, built now: wordfreq's lists alone
         # take about 0.4 s, which would be charged to the first page that needs them.
         compile_address_regexes(self.vocab)
@@ -341,6 +343,9 @@ class RulesDetector(Detector):
             orgs = [h for h in hits if self.types.get(h.rule) == "ORGANIZATION"]
             hits += short_name_hits(page.text, orgs, self.org_forms) + bracketed_registration_hits(page.text, orgs)
         if self.gazetteer is not None:
+            if "organizations" not in off:
+                hits += state_body_hits(layout, self.gazetteer, self._state_names,
+                                        self.org_forms.publisher_states)
             hits += self._gazetteer_places(layout, hits)
         if "greetings" not in off:
             hits += self._greeting_names(layout, hits)
@@ -362,7 +367,7 @@ class RulesDetector(Detector):
         """Countries and large cities named bare (plugins/rules/gazetteer.py). A name inside
         an organisation, an address or a person another rule found is a word of that value
         ("Bermuda Department of Tourism", "400 Chicago Avenue"), not a place of its own."""
-        states = frozenset(n.lower() for n in self.vocab.us_state_names)
+        states = self._state_names
         taken = [h for h in hits if self.types.get(h.rule) in ("ORGANIZATION", "ADDRESS", "PERSON")]
         return [g for g in find_gazetteer_hits(layout, self.gazetteer, states)
                 if not any(t.start < g.end and g.start < t.end for t in taken)]

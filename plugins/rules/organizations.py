@@ -19,6 +19,7 @@ from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.org_names import (ampersand_firm_hits, is_proper_name, leading_word_hits,
                                               prefix_head_hits)
 from redactor.plugin_api import mapping_file, PageView
+from redactor_plugins.rules.state_bodies import publisher_forms
 
 SCORE_FORM = 0.8       # legal form or organisation word after capitalised words
 SCORE_FIRM = 0.7       # "A, B and C" on a line of its own
@@ -45,6 +46,7 @@ class OrganizationForms:
     leading: re.Pattern | None = None
     ampersand: re.Pattern | None = None
     legal: frozenset[str] = frozenset()   # lower case, with and without stops
+    publisher_states: frozenset[str] = frozenset()   # folded, lower case
 
 
 def _alt(words) -> str:
@@ -85,9 +87,10 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     legal_forms, org_words, not_name = (_words(data, k, path) for k in
                                         ("legal_forms", "organization_words", "not_name_words"))
-    activity, roles, heads, leading, offices = (_words(data, k, path, required=False) for k in
-                                                ("activity_words", "role_words", "prefix_heads",
-                                                 "leading_words", "campaign_offices"))
+    activity, roles, heads, leading, offices, publishers = (
+        _words(data, k, path, required=False) for k in
+        ("activity_words", "role_words", "prefix_heads", "leading_words", "campaign_offices",
+         "publisher_states"))
     name = NAME_WORD
     joiner = r"(?:[ ]|[ ]&[ ]|[ ](?:and|of|the)[ ]|,[ ])"
     legal = _alt(_cased(legal_forms))
@@ -115,7 +118,8 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
                              frozenset(w.lower() for w in org_words + legal_forms), campaign,
                              tuple(sorted({w.lower() for w in activity}, key=len, reverse=True)),
                              frozenset(w.lower() for w in roles), prefix, lead, ampersand,
-                             frozenset(v for w in legal_forms for v in (w.lower(), w.lower().strip("."))))
+                             frozenset(v for w in legal_forms for v in (w.lower(), w.lower().strip("."))),
+                             publisher_forms(publishers))
 
 
 def _strip_full_stop(text: str, start: int, end: int) -> int:

@@ -41,6 +41,9 @@ def _places(rules, rows) -> set[str]:
     (["In Chicago, sales rose."], "Chicago"),                       # a sentence's first word
     (["The Russian Federation"], "Russian Federation"),             # an official country form
     (["Scotland"], "Scotland"),
+    # a form's country caption before its answer (a FARA short form, real dev page)
+    (["Present Citizenship U.S."], "U.S."),
+    (["Nationality Japan"], "Japan"),
 ])
 def test_countries_and_large_cities_named_bare_are_places(rules, rows, place):
     assert place in _places(rules, rows)

@@ -197,3 +197,34 @@ def test_the_company_line_of_a_party_block(rules):
                              "Austin, TX 78701"])
     assert ("ORGANIZATION", "Lopez Broadcasting") in found_, found_
     assert ("PERSON", "Michelle Silva") in found_, found_
+
+
+@pytest.mark.parametrize("row, body", [
+    # a FARA filing names the foreign principal's tourist office (real dev page)
+    ("Item 10 should read Bermuda Department of Tourism.", "Bermuda Department of Tourism"),
+    ("Garth Z. Pedro transferred to Bermuda Department of Tourism, Atlanta Office,",
+     "Bermuda Department of Tourism"),
+    ("Licence issued by the New York State Department of Labor", "New York State Department of Labor"),
+    ("Paid to the India Office of Tourism in New York", "India Office of Tourism"),
+    ("COLOMBIA MINISTRY OF FOREIGN AFFAIRS", "COLOMBIA MINISTRY OF FOREIGN AFFAIRS"),
+])
+def test_a_department_named_after_its_state_is_an_organisation(rules, row, body):
+    found_ = _detect(rules, [row])
+    assert ("ORGANIZATION", body) in found_, found_
+    # its place names the body, it tells nobody's whereabouts
+    assert not [t for ty, t in found_ if ty == "LOCATION" and t in body], found_
+
+
+@pytest.mark.parametrize("row", [
+    # the federal form's publisher, printed on every copy filed
+    "U.S. Department of Justice, Washington, DC 20530",
+    "UNITED STATES DEPARTMENT OF JUSTICE",
+    "US. Department of Justice Short-Form Registration Statement",
+    # without a place: a company's or a university's own unit
+    "Department of Chemistry, Building 4",
+    "Registration Unit, Department of Justice, Washington",
+    # a place, then a department without "of": a seat, not a body's name
+    "Chicago Department Store sales",
+])
+def test_the_publishers_bodies_and_bare_departments_are_not_state_bodies(rules, row):
+    assert not [t for ty, t in _detect(rules, [row]) if ty == "ORGANIZATION" and "epartment" in t.lower()]
