@@ -17,7 +17,7 @@ from redactor.plugin_api import (PATTERN, STATISTICAL, STRUCTURAL, Detector, Inp
 from redactor_plugins._options import as_float
 from redactor_plugins.rules.address_blocks import find_address_hits
 from redactor_plugins.rules.notary import notary_numbers
-from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows
+from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows, line_segments
 from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
 from redactor_plugins.rules.gazetteer import find_gazetteer_hits, load_gazetteer
 from redactor_plugins.rules.state_bodies import state_body_hits
@@ -343,10 +343,11 @@ class RulesDetector(Detector):
             orgs = [h for h in hits if self.types.get(h.rule) == "ORGANIZATION"]
             hits += short_name_hits(page.text, orgs, self.org_forms) + bracketed_registration_hits(page.text, orgs)
         if self.gazetteer is not None:
+            segs, _ = line_segments(layout)
             if "organizations" not in off:
                 hits += state_body_hits(layout, self.gazetteer, self._state_names,
-                                        self.org_forms.publisher_states)
-            hits += self._gazetteer_places(layout, hits)
+                                        self.org_forms.publisher_states, segs)
+            hits += self._gazetteer_places(layout, hits, segs)
         if "greetings" not in off:
             hits += self._greeting_names(layout, hits)
             hits += self._full_names_of_greeted(layout, hits)
@@ -363,13 +364,13 @@ class RulesDetector(Detector):
                          (pieces == [h] or not self._under_product_header(layout, p))]
         return primary + fallback
 
-    def _gazetteer_places(self, layout: PageView, hits: list[Hit]) -> list[Hit]:
+    def _gazetteer_places(self, layout: PageView, hits: list[Hit], segs: list[list[int]]) -> list[Hit]:
         """Countries and large cities named bare (plugins/rules/gazetteer.py). A name inside
         an organisation, an address or a person another rule found is a word of that value
         ("Bermuda Department of Tourism", "400 Chicago Avenue"), not a place of its own."""
         states = self._state_names
         taken = [h for h in hits if self.types.get(h.rule) in ("ORGANIZATION", "ADDRESS", "PERSON")]
-        return [g for g in find_gazetteer_hits(layout, self.gazetteer, states)
+        return [g for g in find_gazetteer_hits(layout, self.gazetteer, states, segs)
                 if not any(t.start < g.end and g.start < t.end for t in taken)]
 
     def _under_product_header(self, layout: PageView, hit: Hit) -> bool:

@@ -110,7 +110,7 @@ def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
                      frozenset(str(s).lower() for s in cfg.get("seat_words") or []))
 
 
-def _bare(word: str) -> str:
+def bare_word(word: str) -> str:
     return word.lstrip(_LEADING).rstrip(_TRAILING)
 
 
@@ -123,17 +123,17 @@ def _as_written(words: list[str], canon: tuple[str, ...]) -> bool:
     return upper == words and sum(c.isalpha() for w in words for c in w) >= MIN_CAPS_LETTERS
 
 
-def _match_at(gaz: Gazetteer, raw: list[str], i: int, mixed_line: bool) -> int:
+def place_at(gaz: Gazetteer, raw: list[str], i: int, mixed_line: bool) -> int:
     """Number of words from ``i`` that are a place's name (0: none), longest first."""
-    first = _bare(raw[i])
+    first = bare_word(raw[i])
     if first in gaz.short_forms or (first.endswith(".") and first[:-1] in gaz.short_forms and
                                     "." not in first[:-1]):
         return 1
     if first == gaz.us_form and mixed_line and \
-            (i == 0 or _bare(raw[i - 1]).lower() not in gaz.us_pronoun_before):
+            (i == 0 or bare_word(raw[i - 1]).lower() not in gaz.us_pronoun_before):
         return 1
     for n in range(min(gaz.max_words, len(raw) - i), 0, -1):
-        words = [fold(_bare(w)) for w in raw[i:i + n]]
+        words = [fold(bare_word(w)) for w in raw[i:i + n]]
         # a comma or a colon inside ends the name ("Lima, Peru" is two)
         if any(raw[k][-1:] in _BREAK_AFTER for k in range(i, i + n - 1)):
             continue
@@ -147,7 +147,7 @@ def _match_at(gaz: Gazetteer, raw: list[str], i: int, mixed_line: bool) -> int:
 
 
 def _capitalised(word: str) -> bool:
-    w = _bare(word)
+    w = bare_word(word)
     return w[:1].isupper() or w == "&"
 
 
@@ -160,29 +160,32 @@ def _part_of_longer_name(gaz: Gazetteer, raw: list[str], i: int, j: int, state_n
         last = raw[j - 1]
         # a full stop after the name ends a sentence; the dots of "U.S." end nothing ("U.S.
         # Department of Commerce")
-        ended = last[-1:] in _BREAK_AFTER or (last.endswith(".") and _bare(last) not in gaz.short_forms)
-        if not ended and _capitalised(nxt) and _bare(nxt).lower().rstrip(".") not in gaz.seat_words:
+        ended = last[-1:] in _BREAK_AFTER or (last.endswith(".") and bare_word(last) not in gaz.short_forms)
+        if not ended and _capitalised(nxt) and bare_word(nxt).lower().rstrip(".") not in gaz.seat_words:
             return True
         # "Houston, Sam": a first name after the comma inverts a person's name
-        bare = _bare(nxt).rstrip(".")
+        bare = bare_word(nxt).rstrip(".")
         if raw[j - 1].endswith(",") and bare.upper() in given_names() and \
                 bare.lower() not in state_names and (bare.lower(),) not in gaz.names:
             return True
     if i > 0:
         prev = raw[i - 1]
-        if prev[-1:] not in _BREAK_AFTER and _capitalised(prev) and _bare(prev).lower() not in gaz.open_words:
+        if prev[-1:] not in _BREAK_AFTER and _capitalised(prev) and bare_word(prev).lower() not in gaz.open_words:
             return True
-        if _bare(prev).lower() in _ORG_LINKS and i > 1 and raw[i - 2][-1:] not in _BREAK_AFTER and \
-                _capitalised(raw[i - 2]) and _bare(raw[i - 2]).lower() not in gaz.open_words:
+        if bare_word(prev).lower() in _ORG_LINKS and i > 1 and raw[i - 2][-1:] not in _BREAK_AFTER and \
+                _capitalised(raw[i - 2]) and bare_word(raw[i - 2]).lower() not in gaz.open_words:
             return True
     return False
 
 
-def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset[str] = frozenset()) -> list[Hit]:
+def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset[str] = frozenset(),
+                        segs: list[list[int]] | None = None) -> list[Hit]:
     """Countries, their short forms and large cities, each inside one segment of a line (a
-    cell or a column), that are not a word of a longer name."""
+    cell or a column; ``segs``: the page's ``line_segments`` when the caller has them), that
+    are not a word of a longer name."""
     text = layout.page.text
-    segs, _ = line_segments(layout)
+    if segs is None:
+        segs, _ = line_segments(layout)
     out = []
     for seg in segs:
         raw = [layout.words[w].text for w in seg]
@@ -190,7 +193,7 @@ def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset
         mixed = any(c.islower() for w in line.words for c in layout.words[w].text)
         i = 0
         while i < len(raw):
-            n = _match_at(gaz, raw, i, mixed)
+            n = place_at(gaz, raw, i, mixed)
             if not n:
                 i += 1
                 continue

@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 
 from redactor.plugin_api import PageView
-from redactor_plugins.rules.addresses import line_segments
-from redactor_plugins.rules.gazetteer import Gazetteer, _bare, _match_at, fold
+from redactor_plugins.rules.gazetteer import Gazetteer, bare_word, place_at, fold
 from redactor_plugins.rules.hits import Hit
 
 SCORE_STATE_BODY = 0.8     # a name's form, like the legal-form rule
@@ -33,7 +32,7 @@ _BREAK_AFTER = ",;:)]|/"
 
 
 def _capitalised(word: str) -> bool:
-    w = _bare(word)
+    w = bare_word(word)
     return w[:1].isupper() and any(c.isalpha() for c in w)
 
 
@@ -42,36 +41,36 @@ def _field_end(raw: list[str], j: int) -> int:
     words, joined by "and", "&", "of", "the"; it ends at a comma or at a lower-case word."""
     end, k, words = 0, j, 0
     while k < len(raw) and words < MAX_FIELD_WORDS:
-        w = _bare(raw[k]).rstrip(".")
+        w = bare_word(raw[k]).rstrip(".")
         if _capitalised(raw[k]) and w.lower() not in _JOINERS:
             end, words = k + 1, words + 1
             if raw[k][-1:] in _BREAK_AFTER or raw[k].endswith("."):
                 break
-        elif w.lower() not in _JOINERS or end == 0 and w.lower() != "the":
+        elif w.lower() not in _JOINERS or (end == 0 and w.lower() != "the"):
             break
         k += 1
     return end
 
 
 def state_body_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset[str],
-                    publisher_states: frozenset[str]) -> list[Hit]:
-    """"<place> [State] <head> of <Field>" inside one segment of a line; the place a
-    country, a large city or a capital (the gazetteer) or a US state's name."""
+                    publisher_states: frozenset[str], segs: list[list[int]]) -> list[Hit]:
+    """"<place> [State] <head> of <Field>" inside one segment of a line (``segs``: the
+    page's ``line_segments``); the place a country, a large city or a capital (the
+    gazetteer) or a US state's name."""
     text = layout.page.text
-    segs, _ = line_segments(layout)
     out = []
     for seg in segs:
         raw = [layout.words[w].text for w in seg]
         for i in range(len(raw)):
             if i and _capitalised(raw[i - 1]) and raw[i - 1][-1:] not in _BREAK_AFTER:
                 continue     # a word inside a longer name ("Bank of Bermuda Department ...")
-            n = _match_at(gaz, raw, i, True) or _state_name_at(raw, i, state_names)
-            if not n or fold(" ".join(_bare(w) for w in raw[i:i + n])).lower() in publisher_states:
+            n = place_at(gaz, raw, i, True) or _state_name_at(raw, i, state_names)
+            if not n or fold(" ".join(bare_word(w) for w in raw[i:i + n])).lower() in publisher_states:
                 continue
             j = i + n
-            if j < len(raw) and _bare(raw[j]).lower() in _LEVELS:
+            if j < len(raw) and bare_word(raw[j]).lower() in _LEVELS:
                 j += 1
-            if j + 2 >= len(raw) or _bare(raw[j]).rstrip(".").lower() not in _HEADS or \
+            if j + 2 >= len(raw) or bare_word(raw[j]).rstrip(".").lower() not in _HEADS or \
                     raw[j - 1][-1:] in _BREAK_AFTER or raw[j + 1].lower() != "of":
                 continue
             end = _field_end(raw, j + 2)
@@ -89,7 +88,7 @@ def state_body_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset[str
 def _state_name_at(raw: list[str], i: int, state_names: frozenset[str]) -> int:
     """Words from raw[i] that are a US state's name ("New York", "Ohio"), 0 if none."""
     for n in (2, 1):
-        words = " ".join(_bare(w) for w in raw[i:i + n])
+        words = " ".join(bare_word(w) for w in raw[i:i + n])
         if len(raw) - i >= n and words.lower() in state_names and _capitalised(raw[i]):
             return n
     return 0
