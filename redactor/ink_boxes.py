@@ -45,6 +45,8 @@ CONTEXT = 1.5            # the neighbourhood crop reaches this far around the bo
 MERGED_REACH = 0.2       # a glyph merged into a rule reaches this far into the box's text,
 MERGED_MAX_H = 1.2       # is at most this tall ...
 THIN = 0.2               # ... and not thinner than this either way
+STEM_RUN = 1.4           # a stem and the rule it was typed onto run at most this tall
+TAIL = 0.5               # a glyph's tail through its rule is at most this tall
 TALL = 1.6               # components taller than this many box heights span two lines
 LINE_RUN = 1.5           # a straight run of ink this long is a rule, not a glyph's stroke
 MIN_CONTRAST = 40        # grey levels between ink and paper below which a crop has no ink
@@ -239,17 +241,29 @@ def mostly_rule(comp: np.ndarray, h: float) -> bool:
     return int(across.sum()) >= 0.5 * int(m.sum())
 
 
-def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float):
+def _rule_past_box(comp: np.ndarray, h: float, bx0: int, bx1: int) -> bool:
+    """Whether a wide component holds a rule that runs on past the box on a side: a fill-in
+    line that the value's digits were typed down onto ("DATE____1/4/90______"), one ink
+    component with them however little of it is rule. The glyphs are then found as ink
+    merged into a structure, and the line's run beyond them is the form's."""
+    cols = np.nonzero(_across_runs(comp.astype(np.uint8), h).any(axis=0))[0]
+    return bool(cols.size) and (cols.min() < bx0 - 0.5 * h or cols.max() >= bx1 + 0.5 * h)
+
+
+def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float,
+                         inside_cols: tuple[int, int] | None = None):
     """Extent of the glyph ink merged into a rule that crosses the box's edge (boolean
-    mask of one structure component over the box's columns, a band above and below it;
-    ``inside`` = the box's rows in that window): a descender that runs down into the
+    mask of one structure component over the box's columns, a band above and below it and
+    beside it as far as a box may grow; ``inside`` = the box's rows in that window,
+    ``inside_cols`` its columns, all of them when None): a descender that runs down into the
     underline of a fill-in line ("Amy Mitchell"), the foot of digits written down onto a
     cell's border ("TN 21157"). Only glyph pieces that reach into the box count, with the
     rule's rows under or over them: the next row's text touching the rule from the other
     side does not, and straight lines alone hold nothing. None when no piece does."""
     m = comp.astype(np.uint8)
     rows, cols = m.shape
-    upright, across = straight_runs(m, int(0.9 * h), h)
+    # an upright longer than a glyph with the rule under it is a border's; a stem is not
+    upright, across = straight_runs(m, int(STEM_RUN * h), h)
     lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))
     rest = m & (1 - lines)
     n, pieces, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
@@ -261,20 +275,24 @@ def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float):
     text_rows[r0:r1] = True
     text_rows &= ~on_rule
     inner = pieces[text_rows]
-    in_box = np.bincount(pieces[r0:r1].ravel(), minlength=n)
-    # ... far enough, and mostly inside the box like any glyph the box cuts: the caption
-    # above a skewed border or a dotted rule's ragged edge hangs in from outside
+    c0, c1 = inside_cols if inside_cols is not None else (0, cols)
+    in_box = np.bincount(pieces[r0:r1, max(c0, 0):c1].ravel(), minlength=n)
+    # ... far enough, and inside the box like any glyph the box cuts (a fair share when its
+    # middle is on the box's rows, most of it otherwise): the caption above a skewed border
+    # or a dotted rule's ragged edge hangs in from outside
     held = []
     for p in np.unique(inner[inner > 0]):
         pw, ph, area = stats[p, cv2.CC_STAT_WIDTH], stats[p, cv2.CC_STAT_HEIGHT], stats[p, cv2.CC_STAT_AREA]
         # what is left of a skewed or dashed border is a thin stroke or taller than text
         if ph > MERGED_MAX_H * h or pw < THIN * h or ph < THIN * h:
             continue
-        if np.count_nonzero((inner == p).any(axis=1)) >= MERGED_REACH * h and \
-                in_box[p] >= MIN_INSIDE_OFF_LINE * area:
+        middle = stats[p, cv2.CC_STAT_TOP] + ph / 2
+        share = MIN_INSIDE if r0 <= middle <= r1 else MIN_INSIDE_OFF_LINE
+        if np.count_nonzero((inner == p).any(axis=1)) >= MERGED_REACH * h and in_box[p] >= share * area:
             held.append(p)
     if not held:
         return None
+    held += _tails_through_rule(pieces, stats, held, on_rule, h)
     ys, xs = np.nonzero(np.isin(pieces, held))
     x0, x1 = int(xs.min()), int(xs.max()) + 1
     y0, y1 = int(ys.min()), int(ys.max()) + 1
@@ -284,6 +302,27 @@ def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float):
     below = _rule_run_end(near, y1, 1)
     above = _rule_run_end(near, y0 - 1, -1)
     return (x0, y0 if above is None else above, x1, y1 if below is None else below + 1)
+
+
+def _tails_through_rule(pieces: np.ndarray, stats: np.ndarray, held: list, on_rule: np.ndarray,
+                        h: float) -> list:
+    """Pieces that carry a held glyph on through the rule it was typed onto: a "7"'s, a
+    "9"'s or a "g"'s tail below the underline, short, under the glyph's own columns and
+    touching the rule's rows (the next row's letters are taller than TAIL)."""
+    spans = [(stats[p, cv2.CC_STAT_LEFT], stats[p, cv2.CC_STAT_LEFT] + stats[p, cv2.CC_STAT_WIDTH])
+             for p in held]
+    out = []
+    for p in range(1, stats.shape[0]):
+        if p in held or stats[p, cv2.CC_STAT_HEIGHT] > TAIL * h:
+            continue
+        px0 = stats[p, cv2.CC_STAT_LEFT]
+        px1 = px0 + stats[p, cv2.CC_STAT_WIDTH]
+        py0 = stats[p, cv2.CC_STAT_TOP]
+        py1 = py0 + stats[p, cv2.CC_STAT_HEIGHT]
+        touches = on_rule[max(0, py0 - 1):py1 + 1].any()
+        if touches and any(px0 < sx1 and px1 > sx0 for sx0, sx1 in spans):
+            out.append(p)
+    return out
 
 
 def _rule_run_end(near: np.ndarray, start: int, step: int, reach: int = 4) -> int | None:
@@ -356,7 +395,9 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
             if (sw > 4 * h and sh < 0.35 * h) or (sh > 4 * h and sw < 0.35 * h) or \
                     (sw > 3 * h and sh > 2.5 * h) or (sh > 1.3 * h and sw < 0.12 * sh) or \
                     (sw > 2.5 * h and sh < 0.15 * h) or \
-                    (sw > 4 * h and mostly_rule(labels[sy:sy + sh, sx:sx + sw] == lab, h)):
+                    (sw > 4 * h and (mostly_rule(labels[sy:sy + sh, sx:sx + sw] == lab, h) or
+                                     _rule_past_box(labels[sy:sy + sh, sx:sx + sw] == lab, h,
+                                                    bx0 - sx, bx1 - sx))):
                 if tighten:
                     # a glyph touching a border is part of this component: what the box
                     # holds of it stays inside
@@ -369,9 +410,11 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 # ran into, the box grows over like any glyph it cuts
                 wy0 = max(0, by0 - int(np.ceil(max_grow_y * h)))
                 wy1 = min(labels.shape[0], by1 + int(np.ceil(max_grow_y * h)))
-                wx0, wx1 = max(bx0, 0), min(labels.shape[1], bx1)
+                # ... and sideways, a glyph the box's edge cuts ("1978" typed on a line)
+                wx0 = max(0, bx0 - int(np.ceil(max_grow_x * h)))
+                wx1 = min(labels.shape[1], bx1 + int(np.ceil(max_grow_x * h)))
                 ext = _merged_glyph_extent(labels[wy0:wy1, wx0:wx1] == lab,
-                                           (by0 - wy0, by1 - wy0), h)
+                                           (by0 - wy0, by1 - wy0), h, (bx0 - wx0, bx1 - wx0))
                 if ext is not None:
                     merged.append((ext[0] + wx0 + cx0, ext[1] + wy0 + cy0,
                                    ext[2] + wx0 + cx0, ext[3] + wy0 + cy0))

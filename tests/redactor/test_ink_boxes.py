@@ -385,3 +385,68 @@ def test_a_box_whose_margin_holds_more_than_rule_keeps_the_bounded_cut():
     box = (float(xs.min()), float(ys.min()), 300.0, float(r0 + 2))
     fitted = fit_box(g, box, pad_frac=0.0)
     assert fitted[2] >= 266, fitted
+
+
+MONO = "/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf"
+SANS = "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"
+FREESANS = "/usr/share/fonts/truetype/freefont/FreeSans.ttf"
+
+
+def _typed_on_line(value: str, rule_from_foot: int, size=28, canvas=(900, 200), origin=(300, 60),
+                   font_path=MONO):
+    """A value typed down onto a form's fill-in line ("DATE____1/4/90______"): the line
+    runs far both ways and crosses the glyphs ``rule_from_foot`` rows above their feet, so
+    glyphs and line are one ink component that is mostly glyphs. The page, the value's own
+    ink less the line's rows, and the box OCR gives (the glyphs above the line)."""
+    font = ImageFont.truetype(font_path, size)
+    alone = Image.new("L", canvas, 255)
+    ImageDraw.Draw(alone).text(origin, value, font=font, fill=0)
+    g = np.asarray(alone).copy()
+    glyphs = g < 128
+    ys, xs = np.nonzero(glyphs)
+    r0 = int(ys.max()) - rule_from_foot
+    g[r0:r0 + 2, 40:canvas[0] - 40] = 0
+    glyphs[r0:r0 + 2, :] = False
+    box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(r0))
+    return g, glyphs, box
+
+
+def test_a_value_typed_onto_its_fill_in_line_is_not_grown_along_the_line():
+    g, glyphs, box = _typed_on_line("1/4/90", rule_from_foot=0)
+    h = box[3] - box[1]
+    fitted = fit_box(g, box, pad_frac=0.0)
+    assert _inside(glyphs, fitted)[0] == glyphs.sum()
+    # the line beyond the value is the form's: at most a pixel of it either side
+    assert fitted[0] >= box[0] - 1 and fitted[2] <= box[2] + 1, (fitted, box, h)
+
+
+def test_a_glyph_that_the_box_cuts_on_a_fill_in_line_is_grown_back():
+    # OCR's box ends inside the last digit ("1978" boxed to the middle of its 8); the digit
+    # is merged into the line with the others, and is still the value's
+    g, glyphs, box = _typed_on_line("1978", rule_from_foot=0)
+    cut = (box[0], box[1], box[2] - 6, box[3])
+    assert _inside(glyphs, cut)[0] < glyphs.sum()
+    fitted = fit_box(g, cut, pad_frac=0.0)
+    assert _inside(glyphs, fitted)[0] == glyphs.sum(), fitted
+    assert fitted[2] <= box[2] + 1
+
+
+def test_glyph_tails_through_the_line_they_were_typed_on_are_hidden():
+    # the line crosses the digits above their feet ("APRIL 1, 1957" typed over the rule):
+    # the feet below the line are the value's ink too
+    g, glyphs, box = _typed_on_line("1957", rule_from_foot=4)
+    below = glyphs.copy()
+    below[:int(box[3]) + 2, :] = False
+    assert below.sum() > 0
+    fitted = fit_box(g, box, pad_frac=0.0)
+    assert _inside(glyphs, fitted)[0] == glyphs.sum(), fitted
+    assert fitted[0] >= box[0] - 1 and fitted[2] <= box[2] + 1
+
+
+@pytest.mark.parametrize("font_path, size", [(SANS, 12), (SANS, 14), (FREESANS, 14), (FREESANS, 20)])
+def test_a_digit_ones_stem_typed_onto_the_line_is_a_glyph_not_a_border(font_path, size):
+    # a "1" without a foot (a sans face, most typewriters' figure one) standing on the line
+    # makes one thin upright with it, as a cell border does: it starts the value and stays in
+    g, glyphs, box = _typed_on_line("1/4/90", rule_from_foot=0, size=size, font_path=font_path)
+    fitted = fit_box(g, box, pad_frac=0.0)
+    assert _inside(glyphs, fitted)[0] == glyphs.sum(), (fitted, box)
