@@ -1,4 +1,5 @@
-"""The address of the public authority that issued a form, printed by the form's publisher.
+"""The address of the public authority that issued a form, printed by the form's publisher
+(its mailing address, and its web address).
 
 Government forms print the issuing body's mailing address in their header and in their
 instructions ("U.S. Department of Justice / Washington, DC 20530", "... to the Office of
@@ -54,10 +55,28 @@ def authority_city_lines(text: str) -> list[tuple[int, int]]:
     return sorted(lines)
 
 
+# A government's own web address: the domains states keep for their public bodies (.gov
+# and .mil, a country's .gov.xx/.govt.xx/.gouv.xx, Canada's .gc.ca). Forms and official
+# letters print the authority's site for their instructions and e-filing ("www.fara.gov") on
+# every copy; it names the authority, nobody who filed. OCR spaces and breaks such an
+# address ("http://www. fara.gov.", "bitps.//www. fara" + " gov." after it), so the test
+# reads the span's text and the word after it, a space read as the dot it may have been.
+_GOVERNMENT_HOST = re.compile(r"\.(?:gov|mil)(?:\.[a-z]{2})?(?![a-z0-9])|\.(?:govt|gouv|gob)\.[a-z]{2}(?![a-z0-9])"
+                              r"|\.gc\.ca(?![a-z0-9])", re.IGNORECASE)
+_URL_TAIL = 12    # characters after the span that may hold the rest of its host
+
+
+def is_government_web_address(text: str, span: Span) -> bool:
+    rest = text[span.end:span.end + _URL_TAIL].split("\n")[0].split()
+    # a space inside is a dot OCR lost or a break it added ("www. fara gov.")
+    host = re.sub(r"\s+", ".", " ".join([text[span.start:span.end]] + rest[:1]))
+    return "@" not in host and _GOVERNMENT_HOST.search(host) is not None
+
+
 def drop_authority_addresses(text: str, spans: Sequence[Span]) -> list[Span]:
     """``spans`` without those inside an authority's city line (its places, its address,
-    and what a model made of its ZIP: "DC 20530" as a date)."""
+    and what a model made of its ZIP: "DC 20530" as a date), and without a government's own
+    web address (``is_government_web_address``; an e-mail address stays)."""
     lines = authority_city_lines(text)
-    if not lines:
-        return list(spans)
-    return [s for s in spans if not any(a <= s.start and s.end <= b for a, b in lines)]
+    return [s for s in spans if not any(a <= s.start and s.end <= b for a, b in lines) and
+            not (s.type == "ONLINE_ID" and is_government_web_address(text, s))]

@@ -64,8 +64,9 @@ class RedactorConfig:
     ink_shrink: bool = _opt(False, "with fit_to_ink: also cut a box's empty margins")
     propagate_repeats: bool = _opt(True, "hide the other occurrences of a found value too")
     # redactor.authority_addresses: "U.S. Department of Justice / Washington, DC 20530"
-    keep_authority_addresses: bool = _opt(False, "hide the issuing authority's address a "
-                                          "government form prints (off: left readable)")
+    keep_authority_addresses: bool = _opt(False, "hide the issuing authority's address and "
+                                          "a government's web address a form prints "
+                                          "(off: left readable)")
     # redactor.place_in_names: "U.S." in "U.S. Department of Justice", "United States Code"
     keep_places_in_body_names: bool = _opt(False, "hide the country that opens a state body's name "
                                            "(off: left readable, it names the body)")

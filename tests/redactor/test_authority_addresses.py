@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from redactor.authority_addresses import authority_city_lines
+from redactor.authority_addresses import authority_city_lines, is_government_web_address
 from redactor.config import RedactorConfig
-from redactor.model import OcrPage, WordBox
+from redactor.model import OcrPage, Span, WordBox
 from redactor.pipeline import Redactor
 
 
@@ -76,3 +76,27 @@ def test_a_place_found_elsewhere_does_not_bring_the_authority_address_back(redac
     assert any(s.start <= prose < s.end for s in spans), spans     # the repeat is hidden ...
     authority = page.text.index("Washington, DC 20530")
     assert not [s for s in spans if s.start < authority + 20 and s.end > authority], spans   # ... not the print
+
+
+@pytest.mark.parametrize("text, value, government", [
+    # the FARA forms' e-filing site as OCR read it on the real dev pages
+    ("filed electronically at http://www. fara.gov. Privacy Act Statement.", "http://www. fara.gov.", True),
+    ("at bitps.//www. fara gov. Public Reporting Burden", "bitps.//www. fara", True),
+    ("see www.gov.uk/self-assessment for the return", "www.gov.uk/self-assessment", True),
+    ("apply at www.canada.gc.ca today", "www.canada.gc.ca", True),
+    # a firm's site, a look-alike host, and an official's e-mail are no authority's print
+    ("visit www.acme.com Government relations", "www.acme.com", False),
+    ("https://www.governance.com/board", "https://www.governance.com/board", False),
+    ("write to j.smith@irs.gov now", "j.smith@irs.gov", False),
+])
+def test_a_governments_web_address_is_the_authoritys(text, value, government):
+    start = text.index(value)
+    assert is_government_web_address(text, Span(start, start + len(value), "ONLINE_ID")) is government
+
+
+def test_the_default_pipeline_leaves_the_authoritys_site_and_hides_the_filers(redactor):
+    page = _page(["Amendments are filed electronically at http://www.fara.gov.",
+                  "Registrant website: https://www.qorvis-msl.com"])
+    sites = [s.text for s in redactor.detect(page) if s.type == "ONLINE_ID"]
+    assert not [t for t in sites if "fara" in t], sites
+    assert [t for t in sites if "qorvis" in t], sites
