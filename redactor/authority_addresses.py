@@ -46,12 +46,24 @@ _HEADER_CITY = re.compile(rf"(?i:approval\s+expires|\bO\.?M\.?B\.?\s+N[oe]\.?)[^
                           rf"(?P<city>{_CITY_LINE})")
 
 
+# The authority's seat its instructions name, without a ZIP: "the posted business hours of
+# the Registration Unit in Washington, D.C.". A government's named unit ("Registration
+# Unit", "Counterespionage Section"), "in" or "at", its town and state. A department named
+# with its town ("Department of Tourism, Atlanta, GA") is an office that receives visitors,
+# and its town stays a place.
+_UNIT = r"[A-Z][A-Za-z]+\s+(?:Unit|UNIT|Section|SECTION)"
+_AUTHORITY_SEAT = re.compile(rf"{_UNIT}\s+(?:in|at)\s+"
+                             rf"(?P<city>[A-Z][A-Za-z]+,?\s*(?:D\.?\s?C\.?|[A-Z]\.?\s?[A-Z]\.?))(?![A-Za-z])")
+
+
 def authority_city_lines(text: str) -> list[tuple[int, int]]:
     """Character ranges of the city lines that follow a public authority's name, or its
-    form's control number or approval in the form's header."""
+    form's control number or approval in the form's header, and of the seat its instructions
+    name after it."""
     lines = {m.span("city") for m in _AUTHORITY_CITY.finditer(text)
              if not _HOUSE_NUMBER.search(m.group("between"))}
     lines |= {m.span("city") for m in _HEADER_CITY.finditer(text)}
+    lines |= {m.span("city") for m in _AUTHORITY_SEAT.finditer(text)}
     return sorted(lines)
 
 

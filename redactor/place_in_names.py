@@ -1,11 +1,13 @@
-"""A place that opens the name of a state's body is part of that name, not a place.
+"""A place that opens the name of a state's body or office is part of that name, not a place.
 
 "U.S. Department of Justice", "United States Code", "Bermuda Department of Tourism", "U.S.
 Congress": every place detector finds the country in such a name, and a government form
 prints the publisher's and the statutes' names on every page. The country there names the
 body (what the name says is the organisation, typed as one where a detector finds it); it
 tells a reader nothing about where anybody is. So a LOCATION span followed on its line by a
-body's head word (mappings/rules/organizations.yaml, ``state_bodies``) is dropped. A place
+body's head word or a public office's title ("U.S. Sen. Russ Feingold"; mappings/rules/
+organizations.yaml, ``state_bodies`` and ``public_offices``) is dropped, and so is a statute
+code's abbreviation read as a place ("22 U.S.C. § 611", ``code_abbreviations``). A place
 written in a field ("Nationality: U.S.") or in prose ("assistance to US corporations") is
 followed by no such word and stays.
 
@@ -25,11 +27,17 @@ from redactor.paths import mapping_file
 @lru_cache(maxsize=1)
 def _body_head() -> re.Pattern:
     data = yaml.safe_load(mapping_file("rules/organizations.yaml").read_text(encoding="utf-8")) or {}
-    heads = {str(h) for h in data.get("state_bodies") or ()}
+    heads = {str(h) for h in data.get("state_bodies") or ()} | {str(h) for h in data.get("public_offices") or ()}
     heads |= {h.upper() for h in heads}        # as typed, or in a heading's capitals
     alt = "|".join(re.escape(h).replace(r"\ ", r"[ ]+") for h in sorted(heads, key=len, reverse=True))
     # the place's own closing stop may be the span's or not ("U.S. Department")
     return re.compile(rf"[.,]?[ ]+(?:{alt or '(?!x)x'})(?![A-Za-z])")
+
+
+@lru_cache(maxsize=1)
+def _code_abbreviations() -> frozenset[str]:
+    data = yaml.safe_load(mapping_file("rules/organizations.yaml").read_text(encoding="utf-8")) or {}
+    return frozenset(str(c).upper().rstrip(".") for c in data.get("code_abbreviations") or ())
 
 
 def opens_body_name(text: str, span: Span) -> bool:
@@ -37,6 +45,9 @@ def opens_body_name(text: str, span: Span) -> bool:
     that took the head word in: "United States Code")."""
     head = _body_head()
     if head.match(text, span.end) is not None:
+        return True
+    # the code's own abbreviation read as a place ("U.S.C.")
+    if text[span.start:span.end].upper().rstrip(".") in _code_abbreviations():
         return True
     words = text[span.start:span.end].split()
     return len(words) > 1 and any(head.fullmatch(" " + " ".join(words[k:])) for k in range(1, len(words)))

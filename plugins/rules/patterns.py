@@ -128,9 +128,15 @@ def _email(t: str) -> bool:
     return bool(local) and "." in domain and not domain.startswith(".")
 
 
+# Three figures over three are two numbers, not one identifier: a fax header's page counter
+# ("P.002/003": page 2 of 3) or a pair compared in a test ("627/647" and "647/627").
+# Identifiers written with a slash split it unevenly ("4162/158", "2023/00456").
+_PAIR = re.compile(r"\d{3}/\d{3}")
+
+
 def _long_number(t: str) -> bool:
     d = re.sub(r"\D", "", t)
-    return len(d) >= 6 and len(set(d)) > 1
+    return len(d) >= 6 and len(set(d)) > 1 and not _PAIR.fullmatch(t.strip())
 
 
 def table_row_with_ratio(t: str) -> bool:

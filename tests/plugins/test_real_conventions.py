@@ -225,7 +225,14 @@ def test_a_table_row_with_a_ratio_is_no_long_number(rules, row):
     assert not rules.detect(page_from_rows([row])), rules.detect(page_from_rows([row]))
 
 
-@pytest.mark.parametrize("row", ["Ref 123 456 789", "Ref 1234-5678-90"])
+@pytest.mark.parametrize("row", ["LORILLARD TOB CO NYO SALES 002/003", "Paired test (627/647) Current"])
+def test_three_figures_over_three_are_no_long_number(rules, row):
+    """A fax header's page counter (page 2 of 3) and a pair of samples compared in a test
+    are two numbers side by side, not one identifier."""
+    assert not [s for s in rules.detect(page_from_rows([row])) if s.type == "REFERENCE_NUMBER"]
+
+
+@pytest.mark.parametrize("row", ["Ref 123 456 789", "Ref 1234-5678-90", "Lot 4162/158"])
 def test_an_identifier_in_groups_of_one_separator_is_a_long_number(rules, row):
     assert [s.type for s in rules.detect(page_from_rows([row]))] == ["REFERENCE_NUMBER"]
 

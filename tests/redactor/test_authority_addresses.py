@@ -32,6 +32,10 @@ def _page(lines: list[str]) -> OcrPage:
     # the header block: the form's title, control number and approval between name and city
     ("U.S. Department of Justice Dissemination Report OMB No. 1105-0006\n\nApproval Expires Nov. 30, "
      "1993\n\nWashington, DC 20530\n\nINSTRUCTIONS", "Washington, DC 20530"),
+    # the seat its instructions name after a government's unit, without a ZIP
+    ("during the posted business hours of the Registration Unit in Washington, D.C. One copy",
+     "Washington, D.C."),
+    ("may be inspected at the Registration Unit in Washington, DC. Statements", "Washington, DC."),
 ])
 def test_the_city_line_after_an_authoritys_name_is_found(text, city):
     assert [text[a:b] for a, b in authority_city_lines(text)] == [city]
@@ -41,6 +45,9 @@ def test_the_city_line_after_an_authoritys_name_is_found(text, city):
     "Foley, Hoag & Eliot LLP\n1747 Pennsylvania Ave., N.W.\nWashington, D.C. 20006",
     # an office with a street address of its own receives visitors: its address is data
     "Bermuda Department of Tourism, 630 Fifth Avenue, New York, NY 10111",
+    # a department named with its town receives visitors there; a company's office is no unit
+    "Bermuda Department of Tourism, Atlanta, GA",
+    "call our Sales Office in Chicago, IL today",
 ])
 def test_a_filers_or_an_offices_street_address_is_no_authority_line(text):
     assert authority_city_lines(text) == []
@@ -66,16 +73,18 @@ def test_the_default_pipeline_leaves_the_authority_address_and_hides_the_filers(
 
 
 def test_a_place_found_elsewhere_does_not_bring_the_authority_address_back(redactor):
-    """The instructions name the town in prose ("filed with the Registration Unit in
-    Washington, D.C."): hiding that repeat hides every "Washington" on the page, but not the
-    authority's city line, the form's own print."""
+    """The instructions name the authority's seat in prose ("filed with the Registration
+    Unit in Washington, D.C."): neither that nor the authority's city line is anybody's
+    data, and hiding the filer's "Washington" elsewhere on the page brings neither back."""
     page = _page(["U.S. Department of Justice", "Washington, DC 20530",
-                  "Two copies are filed with the Registration Unit in Washington, D.C. today."])
+                  "Two copies are filed with the Registration Unit in Washington, D.C. today.",
+                  "Foley, Hoag & Eliot LLP", "1747 Pennsylvania Ave., N.W.", "Washington, D.C. 20006"])
     spans = redactor.detect(page)
-    prose = page.text.index("Washington, D.C. today")
-    assert any(s.start <= prose < s.end for s in spans), spans     # the repeat is hidden ...
-    authority = page.text.index("Washington, DC 20530")
-    assert not [s for s in spans if s.start < authority + 20 and s.end > authority], spans   # ... not the print
+    for print_ in ("Washington, D.C. today", "Washington, DC 20530"):
+        at = page.text.index(print_)
+        assert not [s for s in spans if s.start < at + 16 and s.end > at], (print_, spans)
+    filer = page.text.index("Washington, D.C. 20006")
+    assert any(s.type == "ADDRESS" and s.start <= filer < s.end for s in spans), spans
 
 
 @pytest.mark.parametrize("text, value, government", [

@@ -21,6 +21,13 @@ from redactor.place_in_names import opens_body_name
     ("assistance to US corporations", "US", False),
     ("a United States court said", "United States", False),     # lower case: prose, not a name
     ("the laws of the United States Code.", "United States Code", True),    # a model took it in
+    # a public office's title: the country names the office, not where its holder is
+    ("Donna Edwards for Congress (via Act Blue) U.S. Rep. Donna Edwards (MD)", "U.S.", True),
+    ("US Sen. Russ Feingold (WI)", "US", True),
+    ("the UNITED STATES AMBASSADOR to", "UNITED STATES", True),
+    # a statute code's abbreviation read as a place
+    ("as amended, 22 U.S.C. § 611 et seq.", "U.S.C.", True),
+    ("Present Citizenship U.S.", "U.S.", False),
 ])
 def test_a_place_before_a_bodys_head_word_opens_its_name(text, place, body):
     i = text.index(place)
