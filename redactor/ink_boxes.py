@@ -49,6 +49,9 @@ STEM_RUN = 1.4           # a stem and the rule it was typed onto run at most thi
 TAIL = 0.5               # a glyph's tail through its rule is at most this tall
 TALL = 1.6               # components taller than this many box heights span two lines
 LINE_RUN = 1.5           # a straight run of ink this long is a rule, not a glyph's stroke
+RULE_PAST_W = 2.5         # a component this wide whose rule runs on past the box is a fill-in
+                          # line with glyphs typed down onto it, however short the line (a
+                          # date's blank between "FORWARDED ON" and "(Date)" is 4 h long)
 MIN_CONTRAST = 40        # grey levels between ink and paper below which a crop has no ink
 DOTTED_SHARE = 0.3       # a crop whose ink components are this often specks of at most
                          # FRAGMENT_AREA pixels has strokes broken into dots (dithered, faxed)
@@ -395,9 +398,9 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
             if (sw > 4 * h and sh < 0.35 * h) or (sh > 4 * h and sw < 0.35 * h) or \
                     (sw > 3 * h and sh > 2.5 * h) or (sh > 1.3 * h and sw < 0.12 * sh) or \
                     (sw > 2.5 * h and sh < 0.15 * h) or \
-                    (sw > 4 * h and (mostly_rule(labels[sy:sy + sh, sx:sx + sw] == lab, h) or
-                                     _rule_past_box(labels[sy:sy + sh, sx:sx + sw] == lab, h,
-                                                    bx0 - sx, bx1 - sx))):
+                    (sw > 4 * h and mostly_rule(labels[sy:sy + sh, sx:sx + sw] == lab, h)) or \
+                    (sw > RULE_PAST_W * h and _rule_past_box(labels[sy:sy + sh, sx:sx + sw] == lab, h,
+                                                             bx0 - sx, bx1 - sx)):
                 if tighten:
                     # a glyph touching a border is part of this component: what the box
                     # holds of it stays inside

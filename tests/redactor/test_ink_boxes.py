@@ -393,10 +393,11 @@ FREESANS = "/usr/share/fonts/truetype/freefont/FreeSans.ttf"
 
 
 def _typed_on_line(value: str, rule_from_foot: int, size=28, canvas=(900, 200), origin=(300, 60),
-                   font_path=MONO):
+                   font_path=MONO, rule_past: int | None = None):
     """A value typed down onto a form's fill-in line ("DATE____1/4/90______"): the line
-    runs far both ways and crosses the glyphs ``rule_from_foot`` rows above their feet, so
-    glyphs and line are one ink component that is mostly glyphs. The page, the value's own
+    runs far both ways (``rule_past`` pixels past the value when given) and crosses the
+    glyphs ``rule_from_foot`` rows above their feet, so glyphs and line are one ink
+    component that is mostly glyphs. The page, the value's own
     ink less the line's rows, and the box OCR gives (the glyphs above the line)."""
     font = ImageFont.truetype(font_path, size)
     alone = Image.new("L", canvas, 255)
@@ -405,7 +406,9 @@ def _typed_on_line(value: str, rule_from_foot: int, size=28, canvas=(900, 200), 
     glyphs = g < 128
     ys, xs = np.nonzero(glyphs)
     r0 = int(ys.max()) - rule_from_foot
-    g[r0:r0 + 2, 40:canvas[0] - 40] = 0
+    left, right = (40, canvas[0] - 40) if rule_past is None else \
+        (int(xs.min()) - rule_past, int(xs.max()) + 1 + rule_past)
+    g[r0:r0 + 2, left:right] = 0
     glyphs[r0:r0 + 2, :] = False
     box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(r0))
     return g, glyphs, box
@@ -418,6 +421,19 @@ def test_a_value_typed_onto_its_fill_in_line_is_not_grown_along_the_line():
     assert _inside(glyphs, fitted)[0] == glyphs.sum()
     # the line beyond the value is the form's: at most a pixel of it either side
     assert fitted[0] >= box[0] - 1 and fitted[2] <= box[2] + 1, (fitted, box, h)
+
+
+def test_a_value_on_a_blank_little_longer_than_itself_is_not_grown_along_the_line():
+    # "FORWARDED ON ___1/29/69___ (Date)": the blank runs a little past the date either
+    # side, the whole line under four of OCR's line-high boxes long (a short component)
+    g, glyphs, box = _typed_on_line("1/29", rule_from_foot=0, rule_past=14)
+    box = (box[0], box[1] - 6, box[2], box[3])
+    h = box[3] - box[1]
+    ys, xs = np.nonzero(g < 128)
+    assert 2.5 * h < xs.max() + 1 - xs.min() < 4 * h
+    fitted = fit_box(g, box, pad_frac=0.0)
+    assert _inside(glyphs, fitted)[0] == glyphs.sum(), fitted
+    assert fitted[0] >= box[0] - 1 and fitted[2] <= box[2] + 1, (fitted, box)
 
 
 def test_a_glyph_that_the_box_cuts_on_a_fill_in_line_is_grown_back():
