@@ -92,3 +92,29 @@ def reads_as_name(words: list[str]) -> bool:
            for w in middle):
         return False
     return first.upper() in given and any(part in family for part in last.upper().split("-"))
+
+
+# The census surname list holds the 40,000 most frequent US surnames; a family rarer than
+# that (an immigrant's, "Kamnit") is in no list. After a given name that is no everyday word
+# ("Muriel", not "Mark" or "Grace"), a capitalised word that is no English word either
+# (wordfreq) can only be that surname, when the two stand alone in a cell or a list line.
+RARE_GIVEN_ZIPF = 3.5     # "Muriel" 3.1, "Gregory" 3.6
+UNKNOWN_WORD_ZIPF = 1.5   # below this wordfreq has barely seen the word ("Kamnit" 0)
+MIN_RARE_SURNAME = 4      # letters: shorter capitals are initialisms and codes
+
+
+def reads_as_rare_name(words: list[str]) -> bool:
+    """``words`` (one line or cell, as written) are a census given name that is no everyday
+    word and a surname no list or dictionary knows: "MURIEL KAMNIT" in a distribution list."""
+    from wordfreq import zipf_frequency   # on first use: importing stays light
+
+    words = [w.strip(_EDGE_PUNCT) for w in words]
+    if len(words) != 2 or not all(_NAME_WORD.fullmatch(w) for w in words):
+        return False
+    first, last = words
+    if first.upper() not in given_names() or zipf_frequency(first.lower(), "en") >= RARE_GIVEN_ZIPF:
+        return False
+    veto = veto_words()
+    return len(last) >= MIN_RARE_SURNAME and last.upper() not in veto and first.upper() not in veto \
+        and zipf_frequency(last.lower(), "en") < UNKNOWN_WORD_ZIPF
+

@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from redactor.plugin_api import NAME_MAX_WORDS, Line, PageView, reads_as_name
+from redactor.plugin_api import NAME_MAX_WORDS, Line, PageView, reads_as_name, reads_as_rare_name
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.hits import Hit, trim
 from redactor_plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
@@ -171,7 +171,8 @@ def _census_name_lines(layout: PageView) -> list[Hit]:
         words = [layout.words[w].text for w in line.words]
         # "Jose Price; Owens, Mary": a separator inside the line makes it a list of names
         if 2 <= len(line.words) <= NAME_MAX_WORDS and \
-                not any(w.endswith((",", ";", "/")) for w in words[:-1]) and reads_as_name(words):
+                not any(w.endswith((",", ";", "/")) for w in words[:-1]) and \
+                (reads_as_name(words) or reads_as_rare_name(words)):
             # the first word is capitalised (reads_as_name): only the end can have a stop
             s, e = trim(layout.page.text, layout.offsets[line.words[0]][0],
                         layout.offsets[line.words[-1]][1], ".,;:")

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 
-from redactor.plugin_api import NAME_MAX_WORDS, PageView, given_names, reads_as_name, surnames, veto_words
+from redactor.plugin_api import (NAME_MAX_WORDS, PageView, given_names, reads_as_name, reads_as_rare_name, surnames,
+                                  veto_words)
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
 from redactor_plugins.rules.values import is_common_word
@@ -204,7 +205,7 @@ def census_name_cells(layout: PageView) -> list[Hit]:
             words = [layout.words[w].text for w in cell]
             # "Jose Price; Owens, Mary": a separator inside the cell makes it a list of names
             listed = any(w.endswith((",", ";", "/")) for w in words[:-1])
-            if 2 <= len(cell) <= NAME_MAX_WORDS and not listed and reads_as_name(words):
+            if 2 <= len(cell) <= NAME_MAX_WORDS and not listed and (reads_as_name(words) or reads_as_rare_name(words)):
                 s, e = layout.offsets[cell[0]][0], layout.offsets[cell[-1]][1]
                 while e > s and layout.page.text[e - 1] in ".,;:":
                     e -= 1

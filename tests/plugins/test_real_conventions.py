@@ -488,3 +488,22 @@ def test_a_firm_in_brackets_after_a_persons_name_is_an_organization(presidio):
     assert ("Loews", "PERSON") in {(s.text, s.type) for s in raw.detect(_line("VO: Mr. Flinn Mr. Donahue (Loews)"))}
     nick = {(s.text, s.type) for s in presidio.detect(_line("Present: Robert Smith (Bob) and Ann Lee"))}
     assert not [t for v, t in nick if "Bob" in v and t == "ORGANIZATION"], nick
+
+
+@pytest.mark.parametrize("text,name", [
+    ("MURIEL KAMNIT", True), ("Muriel Kamnit", True),
+    # an everyday given name, an English word after it, a caption word, a short code
+    ("MARK KAMNIT", False), ("MURIEL GARDENS", False), ("Muriel Street", False), ("MURIEL KAM", False),
+])
+def test_a_rare_given_name_and_a_surname_no_list_knows_read_as_a_name(text, name):
+    from redactor.census_names import reads_as_rare_name
+    assert reads_as_rare_name(text.split()) is name
+
+
+def test_a_distribution_lists_name_whose_surname_no_census_lists_is_a_person(rules):
+    """A column of names under a role caption ("(Account Representative)") holds names of
+    every origin: the census lists the 40,000 most frequent US surnames only."""
+    page = page_from_rows(["(Account Representative)", "MURIEL KAMNIT", "GEN'L ACCT. DEPT."])
+    persons = [s.text for s in rules.detect(page) if s.type == "PERSON"]
+    assert persons == ["MURIEL KAMNIT"], persons
+
