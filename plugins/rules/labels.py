@@ -393,6 +393,10 @@ class LabelRules(LabelGeometry):
         while taken and not 0 <= taken[-1][1] < UNSURE_CONF:
             taken.pop()        # a confident word after the value is something else
         unsure = [t for t, c in taken if 0 <= c < UNSURE_CONF]
+        # what reads as an amount ("471,873.85" after "Committed to Date:", a total so
+        # far) was read, however unsurely: an amount, not the label's value
+        if any(V.is_money(t[2].strip(",;:")) and "," in t[2].strip(",;:") for t, _ in taken):
+            return []
         if not taken or 2 * len(unsure) < len(taken) or \
                 sum(c.isalnum() for t, _ in taken for c in t[2]) < UNREADABLE_MIN_CHARS:
             return []

@@ -466,6 +466,11 @@ def online_value_in_prose(tokens: list[Token], vocab: Vocab) -> tuple[int, int] 
     return st[0], st[1]
 
 
+def _amount_rest(text: str) -> bool:
+    """Whether ``text`` is the rest of an amount after its first group: thousands and cents."""
+    return re.fullmatch(r"\d{3}(?:,\d{3})*\.\d{2}", text.strip(",;:")) is not None
+
+
 def date_value(tokens: list[Token]) -> tuple[int, int] | None:
     picked: list[Token] = []
     for tok in tokens:
@@ -488,7 +493,15 @@ def date_value(tokens: list[Token]) -> tuple[int, int] | None:
         picked.pop()
     if not picked or not any(c.isdigit() for t in picked for c in t[2]):
         return None
-    if is_money(" ".join(t[2] for t in picked)):
+    # an amount is no date, whole or in part ("Committed to Date: 1, 471,873.85": a total
+    # so far, its thousands split by OCR)
+    if is_money(" ".join(t[2] for t in picked)) or any(is_money(t[2]) and "," in t[2] for t in picked):
+        return None
+    # one or two figures before an amount are the amount's first group, split off by OCR
+    # ("1, 233,308.08"); alone in a date column they are a date that lost its slash ("45")
+    after = [t for t in tokens if t[0] >= picked[-1][1]]
+    if len(picked) == 1 and re.fullmatch(r"\d{1,2}", picked[0][2]) and after and \
+            _amount_rest(after[0][2]):
         return None
     return picked[0][0], picked[-1][1]
 

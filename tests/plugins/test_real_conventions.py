@@ -507,3 +507,17 @@ def test_a_distribution_lists_name_whose_surname_no_census_lists_is_a_person(rul
     persons = [s.text for s in rules.detect(page) if s.type == "PERSON"]
     assert persons == ["MURIEL KAMNIT"], persons
 
+
+def test_an_amount_after_a_to_date_caption_is_no_date(rules):
+    """"Committed to Date" is a total so far: its value is an amount, whose thousands OCR
+    may split ("1, 471,873.85"); a date after the same caption stays a date."""
+    page = page_from_rows(["Committed to Date: 1, 471,873.85", "To Date: 6/22/90"])
+    dates = [s.text for s in rules.detect(page) if s.type == "DATE"]
+    assert dates == ["6/22/90"], dates
+    # read unsurely (a faint copy's figures), the amount is still no unreadable date
+    unsure = OcrPage(page.width, page.height, tuple(
+        WordBox(w.text, w.bbox, 45.0 if w.text[:1].isdigit() else w.conf, w.line, w.block)
+        for w in page.words), "test")
+    dates = [s.text for s in rules.detect(unsure) if s.type == "DATE"]
+    assert dates == ["6/22/90"], dates
+
