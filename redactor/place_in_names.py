@@ -30,8 +30,12 @@ def _body_head() -> re.Pattern:
     heads = {str(h) for h in data.get("state_bodies") or ()} | {str(h) for h in data.get("public_offices") or ()}
     heads |= {h.upper() for h in heads}        # as typed, or in a heading's capitals
     alt = "|".join(re.escape(h).replace(r"\ ", r"[ ]+") for h in sorted(heads, key=len, reverse=True))
-    # the place's own closing stop may be the span's or not ("U.S. Department")
-    return re.compile(rf"[.,]?[ ]+(?:{alt or '(?!x)x'})(?![A-Za-z])")
+    # the place's own closing stop may be the span's or not ("U.S. Department"); running text
+    # may wrap the name after the place ("Criminal Division, U.S.\nDepartment of Justice"),
+    # which "of" after the head word tells from a caption opening the next line
+    # ("Nationality: U.S.\nDepartment: Sales")
+    return re.compile(rf"[.,]?(?:[ ]+(?:{alt or '(?!x)x'})(?![A-Za-z])"
+                      rf"|[ ]*\n[ ]*(?:{alt or '(?!x)x'})[ ]+(?:of|OF)[ ])")
 
 
 @lru_cache(maxsize=1)
@@ -44,10 +48,15 @@ def opens_body_name(text: str, span: Span) -> bool:
     """Whether a body's head word follows ``span`` on its line, or ends it (a model's place
     that took the head word in: "United States Code")."""
     head = _body_head()
-    if head.match(text, span.end) is not None:
+    # a model's place may stop inside its word ("U.S" of "U.S.C.", of OCR's "U.S.."): the
+    # word as written decides
+    end = span.end
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    if head.match(text, span.end) is not None or head.match(text, end) is not None:
         return True
     # the code's own abbreviation read as a place ("U.S.C.")
-    if text[span.start:span.end].upper().rstrip(".") in _code_abbreviations():
+    if text[span.start:end].upper().rstrip(".,;:") in _code_abbreviations():
         return True
     words = text[span.start:span.end].split()
     return len(words) > 1 and any(head.fullmatch(" " + " ".join(words[k:])) for k in range(1, len(words)))

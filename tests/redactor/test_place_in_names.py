@@ -27,6 +27,12 @@ from redactor.place_in_names import opens_body_name
     ("the UNITED STATES AMBASSADOR to", "UNITED STATES", True),
     # a statute code's abbreviation read as a place
     ("as amended, 22 U.S.C. § 611 et seq.", "U.S.C.", True),
+    # a model's place that stops inside its word, as written or as OCR read it
+    ("as amended, 22 U.S.C. § 611 et seq.", "U.S", True),
+    ("National Security Division, U.S.. Department of Justice", "U.S", True),
+    # the name wrapped after the place, and a caption opening the next line
+    ("burden to Chief, Registration Unit, Criminal Division, U.S.\nDepartment of Justice", "U.S.", True),
+    ("Nationality: U.S.\nDepartment: Sales", "U.S.", False),
     ("Present Citizenship U.S.", "U.S.", False),
 ])
 def test_a_place_before_a_bodys_head_word_opens_its_name(text, place, body):
