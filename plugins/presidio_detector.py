@@ -25,6 +25,7 @@ from typing import Any, Iterable
 import yaml
 
 from redactor_plugins._census_names import census_name_recognizer
+from redactor_plugins._misread_words import misread_common_word
 from redactor.plugin_api import (Detector, InputError, given_names, is_known, load_label_mapping, mapping_file,
                                 ner_or_pattern, OcrPage, is_lone_caption, only_form_words, parse_types,
                                 PluginUnavailable, Span, surnames, MONTHS, brand_words, product_variants)
@@ -153,7 +154,8 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     - Project File", "William J. Schull Position Director"): a name is written on one
     line, and a caption word of the form's vocabulary at its edge is the form's. A single
     word left that is a common English word and no census given name or surname is a word
-    of the text the model took for a name ("Request", "Maintenance")."""
+    of the text the model took for a name ("Request", "Maintenance"), and so is one that OCR
+    misread ("Genera!", "Promoton")."""
     out = []
     for m in re.finditer(r"[^\n]+", text[start:end]):
         at = start + m.start()
@@ -165,10 +167,14 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if not words:
             continue
         if len(words) == 1:
-            word = re.sub(r"[^A-Za-z'\-]", "", text[words[0][0]:words[0][1]])
+            raw = text[words[0][0]:words[0][1]]
+            word = re.sub(r"[^A-Za-z'\-]", "", raw)
+            census = word.upper() in given_names() or word.upper() in surnames()
             # (two letters or fewer may be an initial OCR ran into a rule: "IR." for "R.")
-            if len(word) >= 3 and _common_word(word) and word.upper() not in given_names() \
-                    and word.upper() not in surnames():
+            if len(word) >= 3 and _common_word(word) and not census:
+                continue
+            # ... and one OCR misread: "Genera!", "Nationa?", "SECPET" (plugins._misread_words)
+            if not census and misread_common_word(raw) is not None:
                 continue
         elif _plain_words([text[a:b] for a, b in words]):
             continue
