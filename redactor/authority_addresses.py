@@ -21,7 +21,8 @@ from redactor.model import Span
 
 # The name of a government body: a department, an office, a bureau, an agency or a service
 # named "of" its field, or a national revenue or immigration service.
-_AUTHORITY = (r"(?:Department|Dept\.?|DEPARTMENT|DEPT\.?)\s+[Oo][Ff]\s+(?:[Tt]he\s+)?[A-Z][A-Za-z]+"
+# (a name hyphenated at a line's end, "De-\npartment", is one word)
+_AUTHORITY = (r"(?:Department|De-\s?partment|Dept\.?|DEPARTMENT|DEPT\.?)\s+[Oo][Ff]\s+(?:[Tt]he\s+)?[A-Z][A-Za-z]+"
               r"|(?:Office|OFFICE|Bureau|BUREAU|Agency|AGENCY|Administration)\s+[Oo][Ff]\s+[A-Z][A-Za-z]+"
               r"(?:\s+(?:and|&)\s+[A-Z][A-Za-z]+)?"
               r"|Internal\s+Revenue\s+Service|Social\s+Security\s+Administration")

@@ -18,6 +18,8 @@ from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.lexicon import Vocab
 
 
+# The head of a government body's name ("Department of Justice", "MINISTRY OF LABOUR")
+_BODY_NAME = re.compile(r"(?i)\b(?:department|dept\.?|ministry|bureau|agency)[ ]+of\b")
 # Postcodes that close a block on a line of their own or after the town.
 POSTCODES = frozenset({"uk_postcode", "ca_postcode"})
 
@@ -196,6 +198,11 @@ class AddressPage:
         if any("@" in w for w in words) or \
                 not (unit or re.match(r"\d{1,6}\b(?![/.\-]\d|:)|(?i:p\W{0,3}o\W{0,3}box)", first)) or \
                 not any(c.isalpha() for w in words[1:] for c in w):
+            return None
+        # a government body's name over its city line is the form's letterhead ("UNITED
+        # STATES DEPARTMENT OF JUSTICE / WASHINGTON, D.C. 20530", a stamp's stray figure
+        # before it): no delivery line
+        if _BODY_NAME.search(" ".join(words)):
             return None
         return best
 

@@ -521,3 +521,15 @@ def test_an_amount_after_a_to_date_caption_is_no_date(rules):
     dates = [s.text for s in rules.detect(unsure) if s.type == "DATE"]
     assert dates == ["6/22/90"], dates
 
+
+def test_a_government_bodys_name_over_its_city_line_is_no_delivery_line(rules):
+    """A federal form's letterhead ("UNITED STATES DEPARTMENT OF JUSTICE" over "WASHINGTON,
+    D.C. 20530"), a received-stamp's stray figure before it, is the body's name; a numbered
+    street line over the same city line opens an address."""
+    page = page_from_rows(["3 UNITED STATES DEPARTMENT OF JUSTICE", "WASHINGTON, D.C. 20530"])
+    at = page.text.index("DEPARTMENT")
+    assert not [s for s in rules.detect(page) if s.type == "ADDRESS" and s.start <= at < s.end]
+    page = page_from_rows(["950 PENNSYLVANIA AVE NW", "WASHINGTON, D.C. 20530"])
+    assert [s.text for s in rules.detect(page) if s.type == "ADDRESS"] == \
+        ["950 PENNSYLVANIA AVE NW\nWASHINGTON, D.C. 20530"]
+

@@ -27,6 +27,8 @@ def _page(lines: list[str]) -> OcrPage:
      "Washington, D.C.\n20530"),
     ("to the Office of Management and Budget, Washington, DC 20503.", "Washington, DC 20503"),
     ("Criminal Division, Department of Justice, Washing-\nton, D.C. 20530. The", "Washing-\nton, D.C. 20530"),
+    ("Registration Section, Criminal Division, De-\npartment of Justice, Washington, D.C. 20530. The",
+     "Washington, D.C. 20530"),
     ("UNITED STATES DEPARTMENT OF JUSTICE Approval Expires October 1941\n\nWASHINGTON, D.C. 20530",
      "WASHINGTON, D.C. 20530"),
     # the header block: the form's title, control number and approval between name and city
