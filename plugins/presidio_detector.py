@@ -26,6 +26,7 @@ import yaml
 
 from redactor_plugins._census_names import census_name_recognizer
 from redactor_plugins._misread_words import misread_common_word
+from redactor_plugins.rules.people import NOT_INITIALS
 from redactor.plugin_api import (Detector, InputError, given_names, is_known, load_label_mapping, mapping_file,
                                 ner_or_pattern, OcrPage, is_lone_caption, only_form_words, parse_types,
                                 PluginUnavailable, Span, surnames, MONTHS, brand_words, product_variants)
@@ -176,7 +177,21 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
             # ... and one OCR misread: "Genera!", "Nationa?", "SECPET" (plugins._misread_words)
             if not census and misread_common_word(raw) is not None:
                 continue
+            # ... and a scrap of three letters or fewer no census lists ("Pos" of a split
+            # "Position", "Sti", "Me"): short names are in the lists ("Wu", "Ng", "Li"). Two
+            # capitals may be an initial OCR ran into a rule ("IR" of "IR. H. Orcutt") and
+            # stay, and so does what is more than letters (a scrawl read "f/2b")
+            if not census and re.fullmatch(r"[A-Za-z]{1,3}[.,;:]?", raw) and \
+                    (len(word) == 3 or not word.isupper()):
+                continue
         elif _plain_words([text[a:b] for a, b in words]):
+            continue
+        # initials that spell a place's or a compass point's abbreviation ("D, C." of
+        # "WASHINGTON, D, C.", "N.W." after a street) are no one's
+        letters = "".join(c for a, b in words for c in text[a:b] if c.isalpha())
+        if letters.upper() in NOT_INITIALS and \
+                all(re.fullmatch(r"(?:[A-Za-z][.,]?)+", text[a:b]) for a, b in words) and \
+                all(sum(c.isalpha() for c in text[a:b]) <= 2 for a, b in words):
             continue
         out.append((words[0][0], words[-1][1]))
     return out

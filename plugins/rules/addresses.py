@@ -59,7 +59,8 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     street = re.compile(
         rf"(?<![\w$.,/]){lead_unit}(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
         rf"(?:{name_word}[ ]+){{1,5}}(?P<suffix>(?i:{suffix}))\.?(?![\w])"
-        rf"(?:[ ]+(?i:{dirs})\.?(?![\w]))?{unit_part}?")
+        # the quadrant after the suffix, after a comma too and with its stops ("Ave., N.W.")
+        rf"(?:,?[ ]+(?:[NSns]\.[ ]?[EWew]\.|(?i:{dirs})\.?)(?![\w]))?{unit_part}?")
     # OCR reads the O as a zero ("P.0. Box") and the dots as commas or colons
     po_box = re.compile(
         r"(?<![\w])(?i:p[ .,:]{0,2}[o0][ .,:]{0,2}box\.?|post[ ]office[ ]box|pob|pmb|postfach|apartado"

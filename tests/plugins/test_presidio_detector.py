@@ -379,3 +379,15 @@ def test_a_brand_and_its_product_lines_are_no_person(detector):
 def test_brand_words_are_the_capitalised_words_before_a_product_line(text, brands):
     from redactor.form_vocabulary import brand_words
     assert brand_words(text) == brands
+
+
+@pytest.mark.parametrize("text,kept", [
+    # a place's or a quadrant's abbreviation read as initials, a scrap of a split word
+    ("D, C.", []), ("N.W.", []), ("Pos", []), ("Me", []), ("Dx.", []),
+    # short census names, an initial OCR ran into a rule, a scrawl's reading stay
+    ("Wu", ["Wu"]), ("Ng", ["Ng"]), ("IR", ["IR"]), ("R.", ["R."]), ("f/2b", ["f/2b"]),
+    ("J. Smith", ["J. Smith"]),
+])
+def test_a_models_person_that_is_an_abbreviation_or_a_scrap_is_dropped(text, kept):
+    from redactor_plugins.presidio_detector import _name_words
+    assert [text[a:b] for a, b in _name_words(text, 0, len(text))] == kept

@@ -549,3 +549,12 @@ def test_the_party_a_payment_went_through_is_an_organisation(rules, row, org):
     orgs = [o for o in orgs if o != "Van Hollen for Congress"]
     assert (orgs == [org]) if org else not orgs, orgs
 
+
+def test_a_street_lines_quadrant_after_a_comma_is_the_addresss(rules):
+    """Washington's addresses end the street line with the city's quadrant, after a comma
+    and with its stops ("1747 Pennsylvania Ave., N.W."): it is the address's, and the block
+    runs on over the suite to the city line."""
+    page = page_from_rows(["1747 Pennsylvania Ave., N.W.", "Suite 1200", "Washington, D.C. 20006"])
+    assert [s.text for s in rules.detect(page) if s.type == "ADDRESS"] == \
+        ["1747 Pennsylvania Ave., N.W.\nSuite 1200\nWashington, D.C. 20006"]
+
