@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from redactor_plugins._misread_words import misread_common_word
-from redactor_plugins.presidio_detector import _name_words
+from redactor_plugins._presidio_spans import _name_words
 
 
 @pytest.mark.parametrize("word,meant", [

