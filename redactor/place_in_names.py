@@ -9,7 +9,9 @@ body's head word or a public office's title ("U.S. Sen. Russ Feingold"; mappings
 organizations.yaml, ``state_bodies`` and ``public_offices``) is dropped, and so is a statute
 code's abbreviation read as a place ("22 U.S.C. § 611", ``code_abbreviations``). A place
 written in a field ("Nationality: U.S.") or in prose ("assistance to US corporations") is
-followed by no such word and stays.
+followed by no such word and stays. So is a place inside a form item's printed instruction
+("10. List states and territories of the United States to which ..."): the question's
+words, not its answer (after the colon, on the lines under it).
 
 Pure functions on the page text."""
 from __future__ import annotations
@@ -62,5 +64,25 @@ def opens_body_name(text: str, span: Span) -> bool:
     return len(words) > 1 and any(head.fullmatch(" " + " ".join(words[k:])) for k in range(1, len(words)))
 
 
+# A form item's printed instruction: its number, an imperative, and the question up to the
+# colon or question mark where the answer starts ("10. List states and territories of the
+# United States to which this material was transmitted"). The form prints it on every copy.
+_ITEM_QUESTION = re.compile(r"(?<![\w.,/])\d{1,2}[.,)][ ]+(?:\([a-z]\)[ ]+)?"
+                            r"(?:List|State|Describe|Indicate|Give|Identify|Furnish|Explain|Specify)"
+                            r"\b[^:?\n]*")
+
+
+def in_item_question(text: str, span: Span) -> bool:
+    """Whether ``span`` lies inside a form item's printed instruction (``_ITEM_QUESTION``),
+    the question going on after it in lower case ("... of the United States to which"): an
+    answer typed after a question without a colon ends it ("4. State country of birth
+    Canada") and stays."""
+    after = re.match(r"[.,]?[ ]+([a-z]+)", text[span.end:span.end + 40])
+    return after is not None and \
+        any(m.start() <= span.start and span.end + after.end() <= m.end()
+            for m in _ITEM_QUESTION.finditer(text, max(0, span.start - 300), span.end + 200))
+
+
 def drop_places_in_body_names(text: str, spans: Sequence[Span]) -> list[Span]:
-    return [s for s in spans if not (s.type == "LOCATION" and opens_body_name(text, s))]
+    return [s for s in spans if not (s.type == "LOCATION" and
+                                     (opens_body_name(text, s) or in_item_question(text, s)))]

@@ -50,3 +50,19 @@ def test_the_default_pipeline_leaves_the_country_of_a_body_and_hides_a_nationali
     # with the option on, the body's country is hidden like any place
     kept = Redactor(RedactorConfig(keep_places_in_body_names=True)).detect(page)
     assert [s for s in kept if s.type == "LOCATION" and s.start <= code < s.end], kept
+
+
+@pytest.mark.parametrize("text,place,question", [
+    ("9. List addresses from which material was transmitted: 10. List states and territories of "
+     "the United States to which this material was transmitted", "United States", True),
+    ("3. Describe the services rendered in Brazil and Peru during the period", "Brazil", True),
+    # the answer after the colon, or typed after the question to the line's end, stays
+    ("10. List states and territories of the United States to which: New York", "New York", False),
+    ("4. State the country of birth Canada", "Canada", False),
+    ("1. Name of registrant Japan External Trade Organization", "Japan", False),
+])
+def test_a_place_inside_a_form_items_printed_question_is_the_questions(text, place, question):
+    from redactor.place_in_names import in_item_question
+    i = text.index(place)
+    assert in_item_question(text, Span(i, i + len(place), "LOCATION", 0.85, "presidio")) is question
+
