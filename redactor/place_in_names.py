@@ -27,8 +27,13 @@ from redactor.paths import mapping_file
 
 
 @lru_cache(maxsize=1)
+def _organizations() -> dict:
+    return yaml.safe_load(mapping_file("rules/organizations.yaml").read_text(encoding="utf-8")) or {}
+
+
+@lru_cache(maxsize=1)
 def _body_head() -> re.Pattern:
-    data = yaml.safe_load(mapping_file("rules/organizations.yaml").read_text(encoding="utf-8")) or {}
+    data = _organizations()
     heads = {str(h) for h in data.get("state_bodies") or ()} | {str(h) for h in data.get("public_offices") or ()}
     heads |= {h.upper() for h in heads}        # as typed, or in a heading's capitals
     alt = "|".join(re.escape(h).replace(r"\ ", r"[ ]+") for h in sorted(heads, key=len, reverse=True))
@@ -42,7 +47,7 @@ def _body_head() -> re.Pattern:
 
 @lru_cache(maxsize=1)
 def _code_abbreviations() -> frozenset[str]:
-    data = yaml.safe_load(mapping_file("rules/organizations.yaml").read_text(encoding="utf-8")) or {}
+    data = _organizations()
     return frozenset(str(c).upper().rstrip(".") for c in data.get("code_abbreviations") or ())
 
 

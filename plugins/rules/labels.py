@@ -395,7 +395,7 @@ class LabelRules(LabelGeometry):
         unsure = [t for t, c in taken if 0 <= c < UNSURE_CONF]
         # what reads as an amount ("471,873.85" after "Committed to Date:", a total so
         # far) was read, however unsurely: an amount, not the label's value
-        if any(V.is_money(t[2].strip(",;:")) and "," in t[2].strip(",;:") for t, _ in taken):
+        if any(V.is_money(w) and "," in w for w in (t[2].strip(",;:") for t, _ in taken)):
             return []
         if not taken or 2 * len(unsure) < len(taken) or \
                 sum(c.isalnum() for t, _ in taken for c in t[2]) < UNREADABLE_MIN_CHARS:
