@@ -39,6 +39,7 @@ import cv2
 import numpy as np
 
 from redactor_plugins import _scan_cleanup as sc
+from redactor_plugins import _scan_geometry as geo
 
 # A word whose ink counts as read: at least this confident, with two letters or digits.
 # Upside-down text has sure-looking short words ("NSS" at 96): a block keeps its other ink,
@@ -139,7 +140,7 @@ def find_blocks(work: np.ndarray, words, th: float) -> list[Block]:
     if cv2.countNonZero(mask) > 0.5 * mask.size:
         return []          # a dark page or a photo: no ink on paper to speak of
     # Table rules and frames are no text and would join everything near them.
-    horizontal, vertical = sc._long_runs(mask, ts)
+    horizontal, vertical = sc.long_runs(mask, ts)
     mask = cv2.subtract(mask, cv2.dilate(horizontal | vertical, np.ones((3, 3), np.uint8)))
     grow = th * 0.15
     for text, box, conf in words:
@@ -299,8 +300,8 @@ def upside_down_candidate(work: np.ndarray, block: Block, words, th: float) -> b
     if not unsure or float(np.mean(unsure)) >= UPSIDE_DOWN_CONF:
         return False
     crop, _, _ = _cut(work, block, th)
-    upright, _ = sc.rotate(crop, -block.angle)
-    across, _down, rise = sc.upright_text_evidence(upright, th)
+    upright, _ = geo.rotate(crop, -block.angle)
+    across, _down, rise = geo.upright_text_evidence(upright, th)
     return not (across and rise >= RISE_UP)
 
 
@@ -318,7 +319,7 @@ def variants(work: np.ndarray, blocks: list[Block], th: float, words=()) -> list
         if scale > 1.0:
             crop = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
         to_crop = np.array([[scale, 0.0, -x0 * scale], [0.0, scale, -y0 * scale]])
-        # sc.rotate turns counter-clockwise: lines at ``angle`` come out across
+        # geo.rotate turns counter-clockwise: lines at ``angle`` come out across
         base = -block.angle
         turns = [base, base + 180.0]
         # a block across (|base| < MIN_TILT) is read upside down only (the turn of about 0
@@ -329,8 +330,8 @@ def variants(work: np.ndarray, blocks: list[Block], th: float, words=()) -> list
             turn = (turn + 180.0) % 360.0 - 180.0
             if abs(turn) < MIN_TILT:
                 continue   # read across and upright: what the page read saw
-            image, m = sc.rotate(crop, turn)
-            out.append(Variant(i, turn, image, sc.invert(sc.compose(to_crop, m))))
+            image, m = geo.rotate(crop, turn)
+            out.append(Variant(i, turn, image, geo.invert(geo.compose(to_crop, m))))
     return out
 
 
@@ -367,7 +368,7 @@ def split(found, placed) -> list[list]:
 def quad_hull(box, back: np.ndarray, width: int, height: int) -> tuple[float, float, float, float]:
     """The axis-aligned hull of ``box``'s four corners taken through the affine ``back``,
     clipped to a ``width`` x ``height`` image: a word read at an angle, boxed on the page."""
-    return sc.map_box(box, back, width, height)
+    return geo.map_box(box, back, width, height)
 
 
 def _score(words) -> float:

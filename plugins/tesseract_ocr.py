@@ -30,13 +30,16 @@ import time
 import numpy as np
 
 from redactor_plugins import _scan_cleanup as sc
+from redactor_plugins import _scan_geometry as geo
 from redactor_plugins._options import as_bool
-from redactor.plugin_api import InputError, OcrBackend, OcrPage, PluginFailed, PluginUnavailable, to_gray, WordBox
+from redactor.plugin_api import InputError, OcrBackend, OcrPage, PluginUnavailable, to_gray, WordBox
 from redactor.plugin_api import UNSURE_CONF  # noqa: F401 (re-exported)
 
 from redactor_plugins._tesseract_lib import load_library
 # Tesseract's runs, the word model and the judgements on a read are in _tesseract_words, the
-# second reads of parts of a page in _tesseract_regions; names imported from here stay here.
+# second reads of parts of a page in _tesseract_regions, the page's turns in
+# _tesseract_orientation; names imported from here stay here.
+from redactor_plugins._tesseract_orientation import _Orientation, _turn
 from redactor_plugins._tesseract_regions import _merged_regions, _Rereads, _unread_regions, _unsure_regions
 from redactor_plugins._tesseract_regions import REREAD_SCALE  # noqa: F401 (re-exported)
 from redactor_plugins._tesseract_words import (INSTALL_HINT, _body_line_height, _join_row_parts,
@@ -46,12 +49,6 @@ from redactor_plugins._tesseract_words import (INSTALL_HINT, _body_line_height, 
 # Bumped whenever a change here or in _tesseract_* can change the words read: part of the cache key.
 ALGORITHM_REVISION = "11"
 log = logging.getLogger(__name__)
-# A turned read replaces a vertical one when it reads at least this share of its quality:
-# the vertical read's words are often right one by one, but out of order.
-SIDEWAYS_GAIN = 0.8
-# Words running down the page (sc.upright_text_evidence) that make a weak read with no
-# answer from orientation detection worth reading turned both ways.
-RUNS_DOWN_WORDS = 4
 # choose_scale's smallest gain: text at least target / MIN_UPSCALE tall is read as it is.
 MIN_UPSCALE = 1.25
 # Text taller than MIN_UPSCALE times this is shrunk (area averaging) to this height:
@@ -86,7 +83,7 @@ def _tesseract_version(path: str) -> str:
     return m.group(1) if m else "unknown"
 
 
-class TesseractOcr(_Rereads, _TesseractCalls, OcrBackend):
+class TesseractOcr(_Orientation, _Rereads, _TesseractCalls, OcrBackend):
     """Tesseract OCR, word level, with scan clean-up. Options (constructor keywords):
 
     - ``lang``: Tesseract language(s), e.g. ``"eng"`` or ``"eng+deu"`` (packs must be installed).
@@ -324,9 +321,9 @@ class TesseractOcr(_Rereads, _TesseractCalls, OcrBackend):
             # if that read is weak too and the ink does not plainly show upright lines is
             # orientation detection asked.
             detect = self.orientation == "auto" and self._has_osd and bool(text_h)
-            evidence = sc.upright_text_evidence(work, text_h) \
+            evidence = geo.upright_text_evidence(work, text_h) \
                 if detect and self.orientation_check == "ink" else None
-            turned_first = detect and (evidence is None or sc.looks_turned(evidence))
+            turned_first = detect and (evidence is None or geo.looks_turned(evidence))
             if turned_first:
                 before = work
                 work, forward, words = self._turn_upright(work, forward, words, text_h, dpi, deadline,
@@ -335,7 +332,7 @@ class TesseractOcr(_Rereads, _TesseractCalls, OcrBackend):
             if self.repair and self.preprocess and not repaired and not _reads_upright(words):
                 words, repaired = self._repaired_read(work, words, text_h, dpi, deadline), True
             if detect and not turned_first and not _reads_upright(words) \
-                    and not sc.looks_upright(evidence):
+                    and not geo.looks_upright(evidence):
                 work, forward, words = self._turn_upright(work, forward, words, text_h, dpi, deadline,
                                                           evidence)
                 repaired = False
@@ -373,7 +370,7 @@ class TesseractOcr(_Rereads, _TesseractCalls, OcrBackend):
         resolution to tell Tesseract, and the share of the ink's components that are specks
         (``scan_cleanup.fragment_share``; None where it was not measured: text tall enough
         not to be upscaled, or no clean-up)."""
-        forward = sc.identity()
+        forward = geo.identity()
         work = gray
         # A fax stored at 204x98 dpi has squashed letters: its rows are further apart.
         xd, yd = _image_dpi(image)
@@ -414,8 +411,8 @@ class TesseractOcr(_Rereads, _TesseractCalls, OcrBackend):
         else:
             factor_x = factor_y = float(self.scale)
         if abs(factor_x - 1) > 1e-3 or abs(factor_y - 1) > 1e-3:
-            work, m = sc.resize(work, factor_x, factor_y)
-            forward = sc.compose(forward, m)
+            work, m = geo.resize(work, factor_x, factor_y)
+            forward = geo.compose(forward, m)
             if text_h:
                 text_h *= factor_y
         if self.dpi:
@@ -431,69 +428,8 @@ class TesseractOcr(_Rereads, _TesseractCalls, OcrBackend):
         work, forward = self._straighten(work, forward, text_h)
         return work, forward, text_h, dpi, specks
 
-    def _straighten(self, work: np.ndarray, forward, text_h):
-        if self.deskew:
-            angle = sc.estimate_skew(work, self.max_skew)
-            if abs(angle) >= 0.3:
-                work, m = sc.rotate(work, angle)
-                forward = sc.compose(forward, m)
-        if self.binarize:
-            work = sc.binarise(work, text_h)
-        return work, forward
-
-    def _turn_upright(self, work: np.ndarray, forward, words: list[_Word], text_h, dpi: int,
-                      deadline: float, evidence=None):
-        """The page turned by what orientation detection says, deskewed and read again,
-        when that read is better; else the page and words as they were. When detection
-        has no answer (small or sparse text: a few lines on a card) but the ink's words
-        run down rather than across (``evidence``, ``sc.upright_text_evidence``), both
-        quarter turns are read and the better kept."""
-        turns = self._quarter_turns(work, dpi, deadline)
-        tries = [turns] if turns else ([1, 3] if _runs_down(evidence) else [])
-        best = (work, forward, words)
-        for t in tries:
-            turned, fwd = _turn(work, forward, t)
-            turned, fwd = self._straighten(turned, fwd, text_h)
-            again = self._read_words(turned, self.psm, dpi, deadline)
-            if _quality(again) > _quality(best[2]):
-                best = (turned, fwd, again)
-        return best
-
-    def _turn_sideways(self, work: np.ndarray, forward, words: list[_Word], text_h, dpi: int,
-                       deadline: float):
-        """A page read as vertical text (``_reads_sideways``) turned a quarter each way and
-        read again; the better read that is no longer sideways is kept. Orientation
-        detection is not asked: it answers from the same glyphs the vertical read already
-        recognised, and the two turns settle it at the cost of two reads."""
-        best = (work, forward, words)
-        for turns in (1, 3):
-            turned, fwd = _turn(work, forward, turns)
-            turned, fwd = self._straighten(turned, fwd, text_h)
-            again = self._read_words(turned, self.psm, dpi, deadline)
-            if not _reads_sideways(again) and _quality(again) > _quality(best[2]) * SIDEWAYS_GAIN:
-                best = (turned, fwd, again)
-        return best
-
-    def _quarter_turns(self, work: np.ndarray, dpi: int, deadline: float) -> int:
-        """Counter-clockwise quarter turns that make the page upright, by Tesseract's
-        orientation detection (osd.traineddata, shipped with Debian's tesseract-ocr)."""
-        import pytesseract
-        try:
-            osd = self._call(pytesseract.image_to_osd, work, deadline, lang="osd",
-                             config=f"--dpi {dpi}", output_type=pytesseract.Output.DICT)
-        except PluginFailed as exc:
-            # Too little text to tell: read the page as it is.
-            if "timed out" in str(exc):
-                raise
-            log.debug("orientation detection gave no answer: %s", exc)
-            return 0
-        rotate = int(osd.get("rotate", 0)) % 360
-        if rotate == 0 or float(osd.get("orientation_conf", 0.0)) < 1.0:
-            return 0
-        return (-rotate // 90) % 4   # OSD's "Rotate" is clockwise degrees to upright
-
     def _to_page(self, words: list[_Word], forward, width: int, height: int) -> OcrPage:
-        back = sc.invert(forward)
+        back = geo.invert(forward)
         line_ids: dict[tuple, int] = {}
         block_ids: dict[tuple, int] = {}
         out: list[WordBox] = []
@@ -501,7 +437,7 @@ class TesseractOcr(_Rereads, _TesseractCalls, OcrBackend):
             text = w.text.strip()
             if not text:
                 continue
-            box = sc.map_box(w.box, back, width, height)
+            box = geo.map_box(w.box, back, width, height)
             if box[2] <= box[0] or box[3] <= box[1]:
                 continue
             line = line_ids.setdefault(w.line_key, len(line_ids) + 1)
@@ -517,22 +453,6 @@ def _as_number(value, name: str, kind):
         return kind(value)
     except (TypeError, ValueError):
         raise InputError(f"tesseract: {name} must be a number (got {value!r})") from None
-
-
-def _turn(work: np.ndarray, forward, turns: int):
-    if turns % 4 == 0:
-        return work, forward
-    out, m = sc.rotate_quarters(work, turns)
-    return out, sc.compose(forward, m)
-
-
-def _runs_down(evidence) -> bool:
-    """The ink's word shapes run down at least twice as often as across (a few of them
-    suffice: too few for ``sc.looks_turned`` to be sure, enough to make two reads worth it)."""
-    if evidence is None:
-        return False
-    across, down, _ = evidence
-    return down >= RUNS_DOWN_WORDS and down >= 2 * across
 
 
 def _as_gray(image) -> np.ndarray:

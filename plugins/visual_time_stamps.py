@@ -67,14 +67,14 @@ def block_lines(gray: np.ndarray, block, h: float, index: int) -> list[Line]:
     import cv2
 
     from redactor_plugins import _rotated_text as rotated
-    from redactor_plugins import _scan_cleanup as sc
+    from redactor_plugins import _scan_geometry as geo
 
     crop, x0, y0 = rotated._cut(gray, block, h)
     to_crop = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0]])
     out = []
     for turn in (-block.angle, 180.0 - block.angle):
-        image, m = sc.rotate(crop, turn)
-        back = sc.invert(sc.compose(to_crop, m))
+        image, m = geo.rotate(crop, turn)
+        back = geo.invert(geo.compose(to_crop, m))
         ink = cv2.threshold(image, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1] > 0
         rows = ink.sum(axis=1)
         # a line's rows against its peak: print the stamp was pressed over crosses the gaps
@@ -92,7 +92,7 @@ def block_lines(gray: np.ndarray, block, h: float, index: int) -> list[Line]:
             a, b = max(0, start - pad), min(image.shape[0], stop + pad)
             part = np.where(ink[a:b], 0, 255).astype(np.uint8)
             shift = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, float(a)]])
-            out.append(Line(part, sc.compose(shift, back), float(tall), index))
+            out.append(Line(part, geo.compose(shift, back), float(tall), index))
     return out
 
 
@@ -152,13 +152,13 @@ def grow_along(line: Line, ink: np.ndarray, taken: np.ndarray, width: int,
     degrees grows along its slant."""
     import cv2
 
-    from redactor_plugins import _scan_cleanup as sc
+    from redactor_plugins import _scan_geometry as geo
 
     ys, xs = np.nonzero(line.image < 128)
     pts = np.stack([xs + 0.5, ys + 0.5, np.ones_like(xs, dtype=float)], axis=1) @ line.back.T
     x0, y0 = float(pts[:, 0].min()) - 0.5, float(pts[:, 1].min()) - 0.5
     x1, y1 = float(pts[:, 0].max()) + 0.5, float(pts[:, 1].max()) + 0.5
-    fwd = sc.invert(line.back)
+    fwd = geo.invert(line.back)
     t = line.height
     u0, u1, vc = float(xs.min()), float(xs.max()), float(np.median(ys))
     # only the page round the line can hold its pieces: label that window, not the page

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from redactor_plugins.rules import contact_values as C
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.caption_names import find_caption_name_hits
 from redactor_plugins.rules.blocks import lines_under, runs_to_ranges
@@ -101,7 +102,7 @@ class LabelRules(LabelGeometry):
         if not toks:
             return []
         if kind == "name":
-            mailbox = V.mailbox_value(toks) if strong else None
+            mailbox = C.mailbox_value(toks) if strong else None
             if mailbox is not None:
                 return [Hit("label_email", mailbox[0], mailbox[1], group.score)]
             # a name ends where any label begins ("Patient Name DOE JOHN DOB 01/01/1950")
@@ -146,11 +147,11 @@ class LabelRules(LabelGeometry):
             if r is not None and re.search(r"[A-WYZa-wyz]", self.text[r[0]:r[1]]):
                 r = None
         elif kind == "phone":
-            r = V.phone_value(toks, extension)
+            r = C.phone_value(toks, extension)
         elif kind == "email":
-            r = V.email_value(toks, strong)
+            r = C.email_value(toks, strong)
         elif kind == "online":
-            r = V.online_value(toks, self.vocab) if strong else V.online_value_in_prose(toks, self.vocab)
+            r = C.online_value(toks, self.vocab) if strong else C.online_value_in_prose(toks, self.vocab)
         elif kind == "date":
             r = V.date_value(toks)
         elif kind == "period":

@@ -1,5 +1,6 @@
-"""Tests of the OCR backends' scan clean-up (redactor_plugins._scan_cleanup): geometry round
-trips, text-height and skew estimates, cleaning functions, on images drawn here with Pillow and real fonts."""
+"""Tests of the OCR backends' scan clean-up and geometry (redactor_plugins._scan_cleanup,
+_scan_geometry): geometry round trips, text-height and skew estimates, cleaning functions, on
+images drawn here with Pillow and real fonts."""
 from __future__ import annotations
 
 import cv2
@@ -8,6 +9,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from redactor_plugins import _scan_cleanup as sc
+from redactor_plugins import _scan_geometry as geo
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 LINES = ["Invoice 20931 for Maria Gonzalez", "Account number 4417 1234 5678",
@@ -34,9 +36,9 @@ def test_rotate_quarters_maps_a_box_exactly_both_ways():
     img[40:90, 100:220] = 0
     box = (100, 40, 220, 90)
     for turns in range(4):
-        out, m = sc.rotate_quarters(img, turns)
-        assert tuple(float(v) for v in ink_bbox(out)) == sc.map_box(box, m, out.shape[1], out.shape[0])
-        back = sc.map_boxes_back([ink_bbox(out)], m, 500, 300)[0]
+        out, m = geo.rotate_quarters(img, turns)
+        assert tuple(float(v) for v in ink_bbox(out)) == geo.map_box(box, m, out.shape[1], out.shape[0])
+        back = geo.map_boxes_back([ink_bbox(out)], m, 500, 300)[0]
         assert back == pytest.approx(box)
 
 
@@ -44,31 +46,31 @@ def test_rotate_small_angle_keeps_box_mapping_within_a_pixel():
     img = np.full((400, 600), 255, np.uint8)
     img[150:200, 200:400] = 0
     box = (200, 150, 400, 200)
-    out, m = sc.rotate(img, 7.0)
+    out, m = geo.rotate(img, 7.0)
     assert out.shape[0] > 400 and out.shape[1] > 600        # canvas grew, nothing cut
-    predicted = sc.map_box(box, m, out.shape[1], out.shape[0])
+    predicted = geo.map_box(box, m, out.shape[1], out.shape[0])
     assert ink_bbox(out) == pytest.approx(predicted, abs=1.5)
-    back = sc.map_boxes_back([ink_bbox(out)], m, 600, 400)[0]
+    back = geo.map_boxes_back([ink_bbox(out)], m, 600, 400)[0]
     # The hull of a rotated box contains the original one.
     assert back[0] <= 201 and back[1] <= 151 and back[2] >= 399 and back[3] >= 199
 
 
 def test_resize_and_compose_invert_round_trip():
     img = np.full((100, 160), 255, np.uint8)
-    up, m1 = sc.resize(img, 2.5)
+    up, m1 = geo.resize(img, 2.5)
     assert up.shape == (250, 400)
-    fax, m0 = sc.resize(img, 1.0, 2.08)
+    fax, m0 = geo.resize(img, 1.0, 2.08)
     assert fax.shape == (208, 160)
-    assert sc.map_box((10, 10, 20, 20), m0, 160, 208) == pytest.approx((10, 20.8, 20, 41.6))
-    turned, m2 = sc.rotate_quarters(up, 1)
-    forward = sc.compose(m1, m2)
+    assert geo.map_box((10, 10, 20, 20), m0, 160, 208) == pytest.approx((10, 20.8, 20, 41.6))
+    turned, m2 = geo.rotate_quarters(up, 1)
+    forward = geo.compose(m1, m2)
     box = (10.0, 20.0, 50.0, 30.0)
-    there = sc.map_box(box, forward, turned.shape[1], turned.shape[0])
-    assert sc.map_box(there, sc.invert(forward), 160, 100) == pytest.approx(box)
+    there = geo.map_box(box, forward, turned.shape[1], turned.shape[0])
+    assert geo.map_box(there, geo.invert(forward), 160, 100) == pytest.approx(box)
 
 
 def test_map_box_clips_to_the_page():
-    assert sc.map_box((-5, -5, 50, 700), sc.identity(), 100, 600) == (0.0, 0.0, 50.0, 600.0)
+    assert geo.map_box((-5, -5, 50, 700), geo.identity(), 100, 600) == (0.0, 0.0, 50.0, 600.0)
 
 
 def test_text_height_follows_font_size_and_blank_page_has_none():
@@ -93,10 +95,10 @@ def test_choose_scale_upscales_small_text_only():
 def test_estimate_skew_finds_the_angle_that_straightens(angle):
     page = Image.fromarray(text_page(30))
     skewed = np.asarray(page.rotate(angle, resample=Image.BICUBIC, expand=True, fillcolor=255))
-    found = sc.estimate_skew(skewed)
+    found = geo.estimate_skew(skewed)
     assert found == pytest.approx(-angle, abs=0.3)
-    straight, _ = sc.rotate(skewed, found)
-    assert abs(sc.estimate_skew(straight)) <= 0.3
+    straight, _ = geo.rotate(skewed, found)
+    assert abs(geo.estimate_skew(straight)) <= 0.3
 
 
 def test_bilevel_detection_and_isolated_dots_removed():
@@ -288,15 +290,15 @@ def test_ink_tells_upright_from_turned_text_lines():
         draw.text((40, 40 + i * 100), line, font=font, fill=0)
     page = np.asarray(img).copy()
     th = sc.estimate_text_height(page)
-    upright = sc.upright_text_evidence(page, th)
-    assert sc.looks_upright(upright) and not sc.looks_turned(upright)
+    upright = geo.upright_text_evidence(page, th)
+    assert geo.looks_upright(upright) and not geo.looks_turned(upright)
     for turns in (1, 2, 3):
         turned = np.ascontiguousarray(np.rot90(page, turns))
-        evidence = sc.upright_text_evidence(turned, th)
-        assert sc.looks_turned(evidence) and not sc.looks_upright(evidence), (turns, evidence)
+        evidence = geo.upright_text_evidence(turned, th)
+        assert geo.looks_turned(evidence) and not geo.looks_upright(evidence), (turns, evidence)
     # A blank page says nothing either way.
-    blank = sc.upright_text_evidence(np.full((400, 400), 255, np.uint8), 20.0)
-    assert not sc.looks_upright(blank) and not sc.looks_turned(blank)
+    blank = geo.upright_text_evidence(np.full((400, 400), 255, np.uint8), 20.0)
+    assert not geo.looks_upright(blank) and not geo.looks_turned(blank)
 
 
 def test_component_stats_are_opencvs_in_its_order_also_past_16_bit_labels():

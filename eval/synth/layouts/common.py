@@ -391,3 +391,47 @@ def footer(page: Page, n: int, total: int) -> None:
     if page.style.source == "industry" and rng.random() < 0.7:
         bf = Font(pick(rng, ("nimbus-sans", "liberation-mono", "nimbus-mono")), 9, "bold")
         c.text(c.width_pt - 28, c.height_pt - 16, page.v.bates(), bf, align="right")
+
+
+def table(
+    page: Page,
+    x0: float,
+    y: float,
+    cols: list[tuple[str, float, str]],
+    rows: list[list[tuple[str, str | None]]],
+    font: Font,
+    head_font: Font,
+    row_h: float,
+) -> float:
+    """A table with a header row; ``cols`` are (title, width, align); cells are (text, type).
+    Returns y below the table."""
+    c, st = page.canvas, page.style
+    xs = [x0]
+    for _, w, _ in cols:
+        xs.append(xs[-1] + w)
+    top = y
+    if st.rules and page.rng.random() < 0.5:
+        c.fill(x0, y, xs[-1], y + row_h, (225, 225, 225))
+    for (title, w, align), cx in zip(cols, xs):
+        hf = c.fit(title, head_font, w - 4)
+        tx = {"left": cx + 3, "right": cx + w - 3, "center": cx + w / 2}[align]
+        c.text(tx, y + row_h * 0.72, title, hf, align=align)
+    y += row_h
+    c.hline(x0, xs[-1], y, 0.8)
+    for row in rows:
+        for (text, kind), (_, w, align), cx in zip(row, cols, xs):
+            if not text:
+                continue
+            f = c.fit(text, font, w - 5)
+            tx = {"left": cx + 3, "right": cx + w - 3, "center": cx + w / 2}[align]
+            c.text(tx, y + row_h * 0.72, text, f, kind=kind, align=align)
+        y += row_h
+        if st.rules:
+            c.hline(x0, xs[-1], y, 0.4)
+    if st.rules:
+        c.rect(x0, top, xs[-1], y, 0.8)
+        for cx in xs[1:-1]:
+            c.vline(cx, top, y, 0.4)
+    else:
+        c.hline(x0, xs[-1], y, 0.8)
+    return y
