@@ -14,7 +14,7 @@ Pure functions on numpy arrays; the Redaction-level wrapper keeps everything but
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import cv2
@@ -22,6 +22,8 @@ import numpy as np
 
 from redactor.errors import InputError
 from redactor.gray import to_gray
+from redactor.ink_rules import (MIN_INSIDE, MIN_INSIDE_OFF_LINE, held_structure_extent, is_structure,
+                                merged_glyph_extent, rule_only_margins)
 from redactor.model import BBox, Redaction
 
 # A speck of at most this many pixels is a dot of a dithered, faxed or worn stroke, not a
@@ -32,9 +34,6 @@ FRAGMENT_AREA = 4
 PAD_FRAC = 0.0           # padding on every side (callers may ask for some): OCR word boxes
                          # are already tight to the ink, and every pixel of padding costs IoU
                          # against a tight gold box (measured: docs/detection.md)
-MIN_INSIDE = 0.3         # share of a touched component that must lie inside the box ...
-MIN_INSIDE_OFF_LINE = 0.6   # ... or, when its centre is above/below the box (a glyph of the
-                            # next line caught in the corner of a skewed line's box), this much
 MAX_GROW_X = 0.8         # a cut glyph may pull an edge out by at most this much horizontally
 MAX_GROW_Y = 0.6         # ... and vertically (descenders, accents, a line cut in half)
 TIGHTEN_MAX = 0.5        # tightening cuts at most this much from any side
@@ -42,16 +41,7 @@ SPECK = 0.2             # a component within this share of h both ways may be du
 SPECK_GAP = 0.15        # ... when this far off the band of the other glyphs
 FAINT_SHARE = 0.25       # a pixel this far from the paper towards the ink is faint ink
 CONTEXT = 1.5            # the neighbourhood crop reaches this far around the box
-MERGED_REACH = 0.2       # a glyph merged into a rule reaches this far into the box's text,
-MERGED_MAX_H = 1.2       # is at most this tall ...
-THIN = 0.2               # ... and not thinner than this either way
-STEM_RUN = 1.4           # a stem and the rule it was typed onto run at most this tall
-TAIL = 0.5               # a glyph's tail through its rule is at most this tall
 TALL = 1.6               # components taller than this many box heights span two lines
-LINE_RUN = 1.5           # a straight run of ink this long is a rule, not a glyph's stroke
-RULE_PAST_W = 2.5         # a component this wide whose rule runs on past the box is a fill-in
-                          # line with glyphs typed down onto it, however short the line (a
-                          # date's blank between "FORWARDED ON" and "(Date)" is 4 h long)
 MIN_CONTRAST = 40        # grey levels between ink and paper below which a crop has no ink
 DOTTED_SHARE = 0.3       # a crop whose ink components are this often specks of at most
                          # FRAGMENT_AREA pixels has strokes broken into dots (dithered, faxed)
@@ -200,161 +190,89 @@ def _dot_shapes(dots, h: float) -> list:
     return [shapes[root(i)] for i in range(len(dots))]
 
 
-def _across_runs(m: np.ndarray, h: float) -> np.ndarray:
-    """The horizontal runs at least LINE_RUN text heights long in a 0/1 mask: rules, which
-    no glyph's stroke is."""
-    return cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((1, max(3, int(round(LINE_RUN * h)))), np.uint8))
+@dataclass
+class _TouchedInk:
+    """The ink components a box touches, sorted (positions in page pixels)."""
+    glyphs: list = field(default_factory=list)           # glyph extents the box holds
+    glyph_labels: list = field(default_factory=list)
+    anchors: list = field(default_factory=list)          # glyph ink merged into structures: kept inside
+    merged: list = field(default_factory=list)           # glyph ink merged into a rule that crosses the box's edge
+    neighbour_labels: list = field(default_factory=list)  # other lines' or words' glyphs
+    structure_labels: list = field(default_factory=list)  # rules and borders: their in-box ink counts only as anchors
 
 
-def straight_runs(m: np.ndarray, upright_len: int, h: float):
-    """The vertical runs at least ``upright_len`` pixels long and the horizontal rules
-    (:func:`_across_runs`) in a 0/1 mask."""
-    upright = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((max(3, upright_len), 1), np.uint8))
-    return upright, _across_runs(m, h)
-
-
-def _held_structure_extent(part: np.ndarray, h: float):
-    """Extent of the glyph ink merged into a rule or border that the box holds (boolean mask
-    of the box): a descender crossing the rule under the text, a digit touching a cell
-    border, with the rule's rows where such a glyph crosses it (their ink lies in the
-    value's own box). The straight lines alone hold no value: a cell border between two
-    parts of a value runs the box's full height, a skewed rule clips a corner, and neither
-    may keep the box taller than its glyphs. None when only lines are held."""
-    m = part.astype(np.uint8)
-    rows, cols = m.shape
-    upright, across = straight_runs(m, int(0.9 * rows), h)
-    lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))   # with their soft edges
-    rest = m & (1 - lines)
-    ys, xs = np.nonzero(rest)
-    if ys.size == 0:
-        return None
-    x0, x1 = int(xs.min()), int(xs.max()) + 1
-    y0, y1 = int(ys.min()), int(ys.max()) + 1
-    crossed = np.nonzero(across[:, max(0, x0 - 2):min(cols, x1 + 2)].any(axis=1))[0]
-    if crossed.size:
-        y0, y1 = min(y0, int(crossed.min())), max(y1, int(crossed.max()) + 1)
-    return (x0, y0, x1, y1)
-
-
-def mostly_rule(comp: np.ndarray, h: float) -> bool:
-    """Whether most of a wide component's ink is straight horizontal runs: an underline
-    or border with a few glyphs written down onto it, not a word."""
-    m = comp.astype(np.uint8)
-    across = _across_runs(m, h)
-    return int(across.sum()) >= 0.5 * int(m.sum())
-
-
-def _rule_past_box(comp: np.ndarray, h: float, bx0: int, bx1: int) -> bool:
-    """Whether a wide component holds a rule that runs on past the box on a side: a fill-in
-    line that the value's digits were typed down onto ("DATE____1/4/90______"), one ink
-    component with them however little of it is rule. The glyphs are then found as ink
-    merged into a structure, and the line's run beyond them is the form's."""
-    cols = np.nonzero(_across_runs(comp.astype(np.uint8), h).any(axis=0))[0]
-    return bool(cols.size) and (cols.min() < bx0 - 0.5 * h or cols.max() >= bx1 + 0.5 * h)
-
-
-def _merged_glyph_extent(comp: np.ndarray, inside: tuple[int, int], h: float,
-                         inside_cols: tuple[int, int] | None = None):
-    """Extent of the glyph ink merged into a rule that crosses the box's edge (boolean
-    mask of one structure component over the box's columns, a band above and below it and
-    beside it as far as a box may grow; ``inside`` = the box's rows in that window,
-    ``inside_cols`` its columns, all of them when None): a descender that runs down into the
-    underline of a fill-in line ("Amy Mitchell"), the foot of digits written down onto a
-    cell's border ("TN 21157"). Only glyph pieces that reach into the box count, with the
-    rule's rows under or over them: the next row's text touching the rule from the other
-    side does not, and straight lines alone hold nothing. None when no piece does."""
-    m = comp.astype(np.uint8)
-    rows, cols = m.shape
-    # an upright longer than a glyph with the rule under it is a border's; a stem is not
-    upright, across = straight_runs(m, int(STEM_RUN * h), h)
-    lines = cv2.dilate(upright | across, np.ones((3, 3), np.uint8))
-    rest = m & (1 - lines)
-    n, pieces, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    # a piece must reach the box's text, not only the rule's own rows where a box ends in
-    # it (a dithered rule's ragged edge, the next cell's text hanging from it)
-    on_rule = cv2.dilate(across.any(axis=1).astype(np.uint8)[:, None], np.ones((5, 1), np.uint8))[:, 0] > 0
-    r0, r1 = max(inside[0], 0), inside[1]
-    text_rows = np.zeros(rows, bool)
-    text_rows[r0:r1] = True
-    text_rows &= ~on_rule
-    inner = pieces[text_rows]
-    c0, c1 = inside_cols if inside_cols is not None else (0, cols)
-    in_box = np.bincount(pieces[r0:r1, max(c0, 0):c1].ravel(), minlength=n)
-    # ... far enough, and inside the box like any glyph the box cuts (a fair share when its
-    # middle is on the box's rows, most of it otherwise): the caption above a skewed border
-    # or a dotted rule's ragged edge hangs in from outside
-    held = []
-    for p in np.unique(inner[inner > 0]):
-        pw, ph, area = stats[p, cv2.CC_STAT_WIDTH], stats[p, cv2.CC_STAT_HEIGHT], stats[p, cv2.CC_STAT_AREA]
-        # what is left of a skewed or dashed border is a thin stroke or taller than text
-        if ph > MERGED_MAX_H * h or pw < THIN * h or ph < THIN * h:
+def _touched_ink(labels, stats, in_box, h: float, band, box_px, origin, tighten: bool,
+                 max_grow: tuple[float, float]) -> _TouchedInk:
+    """Sort the components the box touches (``in_box``: each label's pixels inside it) into
+    glyphs of the value, other lines' glyphs, and structures with the glyph ink merged
+    into them. ``band`` is the box's top and bottom on the page."""
+    (y0, y1), (bx0, by0, bx1, by1), (cx0, cy0) = band, box_px, origin
+    out = _TouchedInk()
+    for lab in np.nonzero(in_box)[0]:
+        if lab == 0:
             continue
-        middle = stats[p, cv2.CC_STAT_TOP] + ph / 2
-        share = MIN_INSIDE if r0 <= middle <= r1 else MIN_INSIDE_OFF_LINE
-        if np.count_nonzero((inner == p).any(axis=1)) >= MERGED_REACH * h and in_box[p] >= share * area:
-            held.append(p)
-    if not held:
-        return None
-    held += _tails_through_rule(pieces, stats, held, on_rule, h)
-    ys, xs = np.nonzero(np.isin(pieces, held))
-    x0, x1 = int(xs.min()), int(xs.max()) + 1
-    y0, y1 = int(ys.min()), int(ys.max()) + 1
-    # the rule rows a held piece runs into (the piece ends a dilation and a grey edge
-    # short of them): their ink under the glyph is the glyph's own
-    near = across[:, max(0, x0 - 2):min(cols, x1 + 2)].any(axis=1)
-    below = _rule_run_end(near, y1, 1)
-    above = _rule_run_end(near, y0 - 1, -1)
-    return (x0, y0 if above is None else above, x1, y1 if below is None else below + 1)
-
-
-def _tails_through_rule(pieces: np.ndarray, stats: np.ndarray, held: list, on_rule: np.ndarray,
-                        h: float) -> list:
-    """Pieces that carry a held glyph on through the rule it was typed onto: a "7"'s, a
-    "9"'s or a "g"'s tail below the underline, short, under the glyph's own columns and
-    touching the rule's rows (the next row's letters are taller than TAIL)."""
-    spans = [(stats[p, cv2.CC_STAT_LEFT], stats[p, cv2.CC_STAT_LEFT] + stats[p, cv2.CC_STAT_WIDTH])
-             for p in held]
-    out = []
-    for p in range(1, stats.shape[0]):
-        if p in held or stats[p, cv2.CC_STAT_HEIGHT] > TAIL * h:
+        sx, sy, sw, sh, area = stats[lab]
+        if is_structure(lambda: labels[sy:sy + sh, sx:sx + sw] == lab, stats[lab], h, bx0, bx1):
+            if tighten:
+                # a glyph touching a border is part of this component: what the box
+                # holds of it stays inside
+                ext = held_structure_extent(labels[max(by0, 0):by1, max(bx0, 0):bx1] == lab, h)
+                if ext is not None:
+                    ox, oy = max(bx0, 0) + cx0, max(by0, 0) + cy0
+                    out.anchors.append((ext[0] + ox, ext[1] + oy, ext[2] + ox, ext[3] + oy))
+                out.structure_labels.append(lab)
+            # ... and what of the glyph lies outside the box, down to the rule it ran into,
+            # the box grows over like any glyph it cuts; sideways too, a glyph the box's
+            # edge cuts ("1978" typed on a line)
+            wy0 = max(0, by0 - int(np.ceil(max_grow[1] * h)))
+            wy1 = min(labels.shape[0], by1 + int(np.ceil(max_grow[1] * h)))
+            wx0 = max(0, bx0 - int(np.ceil(max_grow[0] * h)))
+            wx1 = min(labels.shape[1], bx1 + int(np.ceil(max_grow[0] * h)))
+            ext = merged_glyph_extent(labels[wy0:wy1, wx0:wx1] == lab,
+                                      (by0 - wy0, by1 - wy0), h, (bx0 - wx0, bx1 - wx0))
+            if ext is not None:
+                out.merged.append((ext[0] + wx0 + cx0, ext[1] + wy0 + cy0,
+                                   ext[2] + wx0 + cx0, ext[3] + wy0 + cy0))
+            continue   # ... or a field's border stroke ("|") or an underline piece
+        # a glyph the box cuts belongs to the value when a fair share of it is inside; the
+        # first letter of the next word, the tail of a descender from the line above or a
+        # glyph of the next line in the corner of a skewed box does not
+        centre_in = y0 <= sy + cy0 + sh / 2 <= y1
+        if in_box[lab] < (MIN_INSIDE if centre_in else MIN_INSIDE_OFF_LINE) * area:
+            out.neighbour_labels.append(lab)
             continue
-        px0 = stats[p, cv2.CC_STAT_LEFT]
-        px1 = px0 + stats[p, cv2.CC_STAT_WIDTH]
-        py0 = stats[p, cv2.CC_STAT_TOP]
-        py1 = py0 + stats[p, cv2.CC_STAT_HEIGHT]
-        touches = on_rule[max(0, py0 - 1):py1 + 1].any()
-        if touches and any(px0 < sx1 and px1 > sx0 for sx0, sx1 in spans):
-            out.append(p)
+        out.glyphs.append((sx + cx0, sy + cy0, sx + sw + cx0, sy + sh + cy0))
+        out.glyph_labels.append(lab)
     return out
 
 
-def _rule_run_end(near: np.ndarray, start: int, step: int, reach: int = 4) -> int | None:
-    """The last row of the run of rule rows (``near``) that begins within ``reach`` rows of
-    ``start`` going ``step`` (+1 down, -1 up); None when no rule row is that close."""
-    for r in range(start, start + step * reach, step):
-        if not 0 <= r < near.size:
-            return None
-        if near[r]:
-            while 0 <= r + step < near.size and near[r + step]:
-                r += step
-            return r
-    return None
-
-
-def _rule_only_margins(labels: np.ndarray, rules: set, box, own) -> tuple[bool, bool, bool, bool]:
-    """For each side of ``box`` (left, top, right, bottom; crop pixels), whether the strip
-    between the box's own ink ``own`` and that edge holds ink of ``rules`` (rule and border
-    components) and nothing else: a strip with no ink at all is left to the bounded cut."""
-    bx0, by0, bx1, by1 = (max(0, int(v)) for v in box)
-    ox0, oy0 = int(np.floor(own[0])), int(np.floor(own[1]))
-    ox1, oy1 = int(np.ceil(own[2])), int(np.ceil(own[3]))
-    strips = (labels[by0:by1, bx0:max(bx0, ox0)], labels[by0:max(by0, oy0), bx0:bx1],
-              labels[by0:by1, min(bx1, ox1):bx1], labels[min(by1, oy1):by1, bx0:bx1])
-    out = []
-    for strip in strips:
-        found = set(np.unique(strip).tolist()) - {0}
-        out.append(bool(found) and found <= rules)
-    return tuple(out)
+def _tightened(edges, crop, mask, labels, ink: _TouchedInk, h: float, box, box_px, origin):
+    """The grown box ``edges`` with its margins cut to the box's own ink, by at most
+    TIGHTEN_MAX of the height: OCR boxes measured on a cleaned, upscaled page are looser
+    than the ink, and some reach into the line above. What counts as the box's own ink is
+    generous: its glyphs, structures it holds, and any pixel inside it clearly darker than
+    the paper (faint pencil Otsu put with the paper) that is not part of another line's or
+    word's glyphs."""
+    (nx0, ny0, nx1, ny1), (x0, y0, x1, y1), (cx0, cy0) = edges, box, origin
+    specks = _stray_specks(ink.glyphs, ink.glyph_labels, h)
+    keep = [g for g, lab in zip(ink.glyphs, ink.glyph_labels) if lab not in specks]
+    keep += ink.anchors + ink.merged
+    faint = _faint_extent(crop, mask, labels,
+                          ink.neighbour_labels + sorted(specks) + ink.structure_labels, box_px)
+    if faint is not None:
+        keep.append((faint[0] + cx0, faint[1] + cy0, faint[2] + cx0, faint[3] + cy0))
+    lim = TIGHTEN_MAX * h
+    kx0, ky0 = min(g[0] for g in keep), min(g[1] for g in keep)
+    kx1, ky1 = max(g[2] for g in keep), max(g[3] for g in keep)
+    # ... and without that bound where all the box holds beyond its own ink is rule: a value
+    # typed on a fill-in line whose OCR box ran along the line to its end ("Assay No.
+    # 6692______"); the rule is the form's, not the value
+    rule_only = rule_only_margins(labels, set(ink.structure_labels), box_px,
+                                  (kx0 - cx0, ky0 - cy0, kx1 - cx0, ky1 - cy0))
+    return (max(nx0, kx0 if rule_only[0] else min(kx0, x0 + lim)),
+            max(ny0, ky0 if rule_only[1] else min(ky0, y0 + lim)),
+            min(nx1, kx1 if rule_only[2] else max(kx1, x1 - lim)),
+            min(ny1, ky1 if rule_only[3] else max(ky1, y1 - lim)))
 
 
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
@@ -382,69 +300,20 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
     if mask.any():
         n, labels, stats = ink_components(mask, h)
         in_box = np.bincount(labels[max(by0, 0):by1, max(bx0, 0):bx1].ravel(), minlength=n)
-        glyphs = []
-        anchors = []      # glyph ink merged into structures (rules, borders): kept inside
-        neighbour_labels = []   # components of other lines' or words' glyphs
-        structure_labels = []   # rules and borders: their in-box ink counts only as anchors
-        glyph_labels = []
-        merged = []       # glyph ink merged into a rule that crosses the box's edge
-
-        for lab in np.nonzero(in_box)[0]:
-            if lab == 0:
-                continue
-            sx, sy, sw, sh, area = stats[lab]
-            # a rule line, table border or underline: far longer than any glyph; a shaded
-            # cell, stamp or picture: far larger than text both ways
-            if (sw > 4 * h and sh < 0.35 * h) or (sh > 4 * h and sw < 0.35 * h) or \
-                    (sw > 3 * h and sh > 2.5 * h) or (sh > 1.3 * h and sw < 0.12 * sh) or \
-                    (sw > 2.5 * h and sh < 0.15 * h) or \
-                    (sw > 4 * h and mostly_rule(labels[sy:sy + sh, sx:sx + sw] == lab, h)) or \
-                    (sw > RULE_PAST_W * h and _rule_past_box(labels[sy:sy + sh, sx:sx + sw] == lab, h,
-                                                             bx0 - sx, bx1 - sx)):
-                if tighten:
-                    # a glyph touching a border is part of this component: what the box
-                    # holds of it stays inside
-                    ext = _held_structure_extent(labels[max(by0, 0):by1, max(bx0, 0):bx1] == lab, h)
-                    if ext is not None:
-                        ox, oy = max(bx0, 0) + cx0, max(by0, 0) + cy0
-                        anchors.append((ext[0] + ox, ext[1] + oy, ext[2] + ox, ext[3] + oy))
-                    structure_labels.append(lab)
-                # ... and what of the glyph lies outside the box, down to the rule it
-                # ran into, the box grows over like any glyph it cuts
-                wy0 = max(0, by0 - int(np.ceil(max_grow_y * h)))
-                wy1 = min(labels.shape[0], by1 + int(np.ceil(max_grow_y * h)))
-                # ... and sideways, a glyph the box's edge cuts ("1978" typed on a line)
-                wx0 = max(0, bx0 - int(np.ceil(max_grow_x * h)))
-                wx1 = min(labels.shape[1], bx1 + int(np.ceil(max_grow_x * h)))
-                ext = _merged_glyph_extent(labels[wy0:wy1, wx0:wx1] == lab,
-                                           (by0 - wy0, by1 - wy0), h, (bx0 - wx0, bx1 - wx0))
-                if ext is not None:
-                    merged.append((ext[0] + wx0 + cx0, ext[1] + wy0 + cy0,
-                                   ext[2] + wx0 + cx0, ext[3] + wy0 + cy0))
-                continue   # ... or a field's border stroke ("|") or an underline piece
-            # a glyph the box cuts belongs to the value when a fair share of it is inside;
-            # the first letter of the next word, the tail of a descender from the line above
-            # or a glyph of the next line in the corner of a skewed box does not
-            centre_in = y0 <= sy + cy0 + sh / 2 <= y1
-            if in_box[lab] < (MIN_INSIDE if centre_in else MIN_INSIDE_OFF_LINE) * area:
-                neighbour_labels.append(lab)
-                continue
-            glyphs.append((sx + cx0, sy + cy0, sx + sw + cx0, sy + sh + cy0))
-            glyph_labels.append(lab)
-        if glyphs or merged:
+        ink = _touched_ink(labels, stats, in_box, h, (y0, y1), (bx0, by0, bx1, by1),
+                           (cx0, cy0), tighten, (max_grow_x, max_grow_y))
+        if ink.glyphs or ink.merged:
             # a component far taller than the box is two lines' glyphs touching (dense
             # scans): it may widen the box but not pull it onto the other line
-            glyphs = [g if g[3] - g[1] <= TALL * h else (g[0], max(g[1], y0), g[2], min(g[3], y1))
-                      for g in glyphs]
+            ink.glyphs = [g if g[3] - g[1] <= TALL * h else (g[0], max(g[1], y0), g[2], min(g[3], y1))
+                          for g in ink.glyphs]
             # text height: the box, or its glyphs when the box cut them (at most doubled)
-            gh = float(np.median([g[3] - g[1] for g in glyphs])) if glyphs else h
+            gh = float(np.median([g[3] - g[1] for g in ink.glyphs])) if ink.glyphs else h
             href = min(max(h, gh), 2 * h)
             gx, gy = max_grow_x * href, max_grow_y * href
-            ink = glyphs + merged
-            ink_x0 = min(g[0] for g in ink)
-            ink_y0 = min(g[1] for g in ink)
-            ink_x1 = max(g[2] for g in ink)
-            ink_y1 = max(g[3] for g in ink)
+            every = ink.glyphs + ink.merged
+            ink_x0, ink_y0 = min(g[0] for g in every), min(g[1] for g in every)
+            ink_x1, ink_y1 = max(g[2] for g in every), max(g[3] for g in every)
             nx0 = max(min(x0, ink_x0), x0 - gx)
             ny0 = max(min(y0, ink_y0), y0 - gy)
             nx1 = min(max(x1, ink_x1), x1 + gx)
@@ -453,32 +322,8 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
                 nx0, ny0 = max(nx0, ink_x0), max(ny0, ink_y0)
                 nx1, ny1 = min(nx1, ink_x1), min(ny1, ink_y1)
             elif tighten:
-                # Margins are cut to the box's own ink, by at most TIGHTEN_MAX of the height:
-                # OCR boxes measured on a cleaned, upscaled page are looser than the ink, and
-                # some reach into the line above. What counts as the box's own ink here is
-                # generous: its glyphs, structures it holds, and any pixel inside it clearly
-                # darker than the paper (faint pencil Otsu put with the paper) that is not part
-                # of another line's or word's glyphs.
-                specks = _stray_specks(glyphs, glyph_labels, h)
-                keep = [g for g, lab in zip(glyphs, glyph_labels) if lab not in specks]
-                keep += anchors + merged
-                faint = _faint_extent(crop, mask, labels,
-                                      neighbour_labels + sorted(specks) + structure_labels,
-                                      (bx0, by0, bx1, by1))
-                if faint is not None:
-                    keep.append((faint[0] + cx0, faint[1] + cy0, faint[2] + cx0, faint[3] + cy0))
-                lim = TIGHTEN_MAX * h
-                kx0, ky0 = min(g[0] for g in keep), min(g[1] for g in keep)
-                kx1, ky1 = max(g[2] for g in keep), max(g[3] for g in keep)
-                # ... and without that bound where all the box holds beyond its own ink is
-                # rule: a value typed on a fill-in line whose OCR box ran along the line
-                # to its end ("Assay No. 6692______"); the rule is the form's, not the value
-                rule_only = _rule_only_margins(labels, set(structure_labels), (bx0, by0, bx1, by1),
-                                               (kx0 - cx0, ky0 - cy0, kx1 - cx0, ky1 - cy0))
-                nx0 = max(nx0, kx0 if rule_only[0] else min(kx0, x0 + lim))
-                ny0 = max(ny0, ky0 if rule_only[1] else min(ky0, y0 + lim))
-                nx1 = min(nx1, kx1 if rule_only[2] else max(kx1, x1 - lim))
-                ny1 = min(ny1, ky1 if rule_only[3] else max(ky1, y1 - lim))
+                nx0, ny0, nx1, ny1 = _tightened((nx0, ny0, nx1, ny1), crop, mask, labels, ink, h,
+                                                (x0, y0, x1, y1), (bx0, by0, bx1, by1), (cx0, cy0))
             h = href
     pad = pad_frac * h
     return (float(max(0.0, nx0 - pad)), float(max(0.0, ny0 - pad)),

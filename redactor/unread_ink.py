@@ -21,7 +21,8 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from redactor.ink_boxes import ink_components, mostly_rule, straight_runs
+from redactor.ink_boxes import ink_components
+from redactor.ink_rules import mostly_rule, straight_runs
 from redactor.model import UNSURE_CONF, BBox, Redaction, WordBox
 from redactor.taxonomy import is_critical
 from redactor.unsure_words import can_begin, can_continue
