@@ -117,7 +117,15 @@ def _word_from_json(raw, index: int) -> WordBox:
     conf = raw.get("conf", -1.0)
     if not is_number(conf):
         raise LineError(f"word {index}: 'conf' must be a number, got {conf!r}")
-    return WordBox.from_json({"text": text, "bbox": box, "conf": conf})
+    # the line and block a pipeline grouped the word into are optional; kept when given, so
+    # that the page text rebuilt from the file is the one its detectors read
+    layout = {}
+    for key in ("line", "block"):
+        value = raw.get(key, 0)
+        if not (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+            raise LineError(f"word {index}: '{key}' must be a whole number >= 0, got {value!r}")
+        layout[key] = value
+    return WordBox.from_json({"text": text, "bbox": box, "conf": conf, **layout})
 
 
 def ocr_words_from_json(record: dict) -> tuple[str, tuple[WordBox, ...]]:

@@ -128,6 +128,10 @@ def test_eval_predictions_for_unknown_pages_are_refused(folder):
     ({"page_id": "a", "words": [{"text": "x", "bbox": [0, 0, 1]}]}, "word 0: bbox must be four numbers"),
     ({"page_id": "a", "words": [{"text": "x", "bbox": [0, 0, 1, 1], "conf": "hi"}]},
      "'conf' must be a number"),
+    ({"page_id": "a", "words": [{"text": "x", "bbox": [0, 0, 1, 1], "line": "2"}]},
+     "word 0: 'line' must be a whole number"),
+    ({"page_id": "a", "words": [{"text": "x", "bbox": [0, 0, 1, 1], "block": -1}]},
+     "word 0: 'block' must be a whole number"),
 ])
 def test_eval_bad_ocr_words_line_names_file_and_line(tmp_path, bad, message):
     path = write(tmp_path / "w.jsonl", [bad])
@@ -142,6 +146,19 @@ def test_eval_ocr_words_load_in_file_order(tmp_path):
                                                    {"text": "Lopez", "bbox": [4, 2, 6, 4], "conf": 90}]}])
     words = load_ocr_words(path)["a"]
     assert [w.text for w in words] == ["Maria", "Lopez"] and words[0].conf == 96.0
+
+
+def test_eval_ocr_words_keep_the_lines_and_blocks_the_pipeline_read():
+    # a pipeline's words file carries each word's line and block (the page text its
+    # detectors read is built from them); words without them stay on line 0
+    from redactor.model import build_page_text
+    from redactor_eval.predictions import ocr_words_from_json
+    _, words = ocr_words_from_json({"page_id": "a", "words": [
+        {"text": "Maria", "bbox": [1, 2, 3, 4], "line": 1, "block": 1},
+        {"text": "Lopez", "bbox": [4, 2, 6, 4], "line": 2, "block": 1},
+        {"text": "x", "bbox": [4, 8, 6, 9]}]})
+    assert [(w.line, w.block) for w in words] == [(1, 1), (2, 1), (0, 0)]
+    assert build_page_text(words[:2])[0] == "Maria\nLopez"
 
 
 def test_a_dataset_whose_images_folder_is_a_link_loads(tmp_path):
