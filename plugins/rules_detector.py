@@ -87,6 +87,11 @@ def parse_disable(value) -> frozenset[str]:
     return frozenset(names)
 
 
+# an initial as typed or as OCR reads its stop ("C.", "M,")
+_INITIAL_WORD = re.compile(r"[A-Z][.,]")
+INITIALS_GAP = 2.5           # text heights: the widest gap after a name's opening initials
+
+
 def split_at_column_gaps(layout: PageView, spans: list[Span]) -> list[Span]:
     """Cut PERSON and ORGANIZATION spans where two neighbouring words of one line lie
     further apart than a column gap (names.COLUMN_GAP text heights)."""
@@ -98,10 +103,14 @@ def split_at_column_gaps(layout: PageView, spans: list[Span]) -> list[Span]:
             out.append(sp)
             continue
         start = sp.start
-        for a, b in zip(words, words[1:]):
+        for k, (a, b) in enumerate(zip(words, words[1:])):
+            gap = layout.words[b].bbox[0] - layout.words[a].bbox[2]
+            height = layout.line_of_word(a).height
+            # a typewriter sets two spaces after a full stop: the initials that open a
+            # name ("C.  M.  WIECHMANN") stand wider apart than its words, not a column
+            opening_initials = all(_INITIAL_WORD.fullmatch(layout.words[w].text) for w in words[:k + 1])
             if layout.word_line[a] == layout.word_line[b] and \
-                    layout.words[b].bbox[0] - layout.words[a].bbox[2] > \
-                    COLUMN_GAP * layout.line_of_word(a).height:
+                    gap > (INITIALS_GAP if opening_initials else COLUMN_GAP) * height:
                 end = min(sp.end, layout.offsets[a][1])
                 out.append(sp.with_(start=start, end=end, text=text[start:end]))
                 start = max(sp.start, layout.offsets[b][0])

@@ -558,3 +558,27 @@ def test_a_street_lines_quadrant_after_a_comma_is_the_addresss(rules):
     assert [s.text for s in rules.detect(page) if s.type == "ADDRESS"] == \
         ["1747 Pennsylvania Ave., N.W.\nSuite 1200\nWashington, D.C. 20006"]
 
+
+
+def _typed_row(*placed) -> OcrPage:
+    """One typed line of words at the given x ranges (12 px tall type)."""
+    words = tuple(WordBox(t, (x0, 124, x1, 136), 95.0, 1, 1) for t, x0, x1 in placed)
+    return OcrPage(800, 300, words, "test")
+
+
+def test_typed_initials_set_two_spaces_apart_stay_in_the_name(rules):
+    """A typewriter sets two spaces after a full stop, so the initials that open a name
+    stand further apart than a column gap of proportional print ("REPORTED BY: C.  M.
+    WIECHMANN, D.M., LUBBOCK, TX", funsd-91361993): the name is one value, one box."""
+    page = _typed_row(("REPORTED", 62, 139), ("BY:", 145, 166), ("C.", 188, 196), ("M,", 217, 227),
+                      ("WIECHMANN,", 248, 335), ("D.M.,", 347, 388))
+    persons = [s.text for s in rules.detect(page) if s.type == "PERSON"]
+    assert persons == ["C. M, WIECHMANN"], persons
+
+
+def test_a_wide_gap_after_a_surname_and_initial_still_parts_two_columns(rules):
+    # "Jones, A." then a second column: only the initials that open a name may stand apart
+    page = _typed_row(("cc:", 40, 60), ("Jones,", 80, 130), ("A.", 138, 148), ("Brooks,", 176, 231),
+                      ("B.", 239, 249))
+    persons = [s.text for s in rules.detect(page) if s.type == "PERSON"]
+    assert "Jones, A. Brooks, B." not in persons, persons
