@@ -186,3 +186,21 @@ def test_a_buildings_suite_line_inside_a_block_belongs_to_it(rules):
 def test_a_street_and_a_city_line_whose_comma_ocr_read_as_a_stop_are_one_address(rules):
     spans = found(rules, ["MARDEN-KANE. INC.", "666 FIFTH AVE. NEW YORK.N. Y. 10103 (212) 582-6600"])
     assert ("ADDRESS", "666 FIFTH AVE. NEW YORK.N. Y. 10103") in spans
+
+
+@pytest.mark.parametrize("row, date", [
+    ("Promo Dates: March 15 - 19, 1999", "March 15 - 19, 1999"),
+    ("held on June 3-5, 1987 in", "June 3-5, 1987"),
+    ("for June. 30. 1967", "June. 30. 1967"),
+    ("Date; September 21, L976", "September 21, L976"),
+    ("dated April 2, l985", "April 2, l985"),
+])
+def test_a_typed_date_keeps_its_year(rules, row, date):
+    """The year is part of the date a reader sees: after a day range of one month, after
+    the full stops OCR reads for commas, and when OCR read the year's 1 as a letter."""
+    assert ("DATE", date) in found(rules, [row]), found(rules, [row])
+
+
+@pytest.mark.parametrize("row", ["Route 15 - 19, 1999 units", "Suite 30. L976 West Street"])
+def test_numbers_after_no_month_or_a_year_of_letters_are_no_date(rules, row):
+    assert not [t for t, _ in found(rules, [row]) if t == "DATE"], found(rules, [row])
