@@ -63,6 +63,9 @@ class RedactorConfig:
     fit_to_ink: bool = _opt(True, "grow each box to the ink of its value (--no-ink-fit: off)")
     ink_shrink: bool = _opt(False, "with fit_to_ink: also cut a box's empty margins")
     propagate_repeats: bool = _opt(True, "hide the other occurrences of a found value too")
+    # redactor.surname_repeats: "Routh" in a table after "Written By W. E. Routh"
+    propagate_surnames: bool = _opt(True, "with propagate_repeats: also hide a found person's "
+                                    "surname where it stands alone")
     # redactor.authority_addresses: "U.S. Department of Justice / Washington, DC 20530"
     keep_authority_addresses: bool = _opt(False, "hide the issuing authority's address and "
                                           "a government's web address a form prints "

@@ -15,6 +15,7 @@ from PIL import Image
 
 from redactor import registry
 from redactor.aligner import Alignment, align_spans, propagate_repeats
+from redactor.surname_repeats import propagate_surnames
 from redactor.authority_addresses import drop_authority_addresses
 from redactor.option_lists import drop_option_lists, option_list_ranges
 from redactor.place_in_names import drop_places_in_body_names
@@ -180,6 +181,8 @@ class Redactor:
             found = grow_over_unsure_words(page, found)
         if self.config.propagate_repeats:
             found = propagate_repeats(page, found)
+            if self.config.propagate_surnames:
+                found = propagate_surnames(page, found)
             # a repeat of a value found elsewhere ("Washington" in the instructions' prose)
             # does not bring the form's own print back
             if not self.config.keep_authority_addresses:

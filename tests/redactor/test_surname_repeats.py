@@ -1,0 +1,70 @@
+"""A found person's surname written alone elsewhere on the page (redactor.surname_repeats),
+on hand-built OCR pages laid out like a memo's responsibility table (funsd-00093726)."""
+import pytest
+
+from redactor.model import OcrPage, Span, WordBox
+from redactor.surname_repeats import propagate_surnames
+
+
+def page_of(lines):
+    """lines: list of [(text, x0, x1)]; words 40 px high, lines 60 px apart."""
+    words = []
+    for li, line in enumerate(lines):
+        y0 = 100 + 60 * li
+        for text, x0, x1 in line:
+            words.append(WordBox(text, (x0, y0, x1, y0 + 40), 95.0, line=li, block=0))
+    return OcrPage(3000, 2000, tuple(words), "test")
+
+
+def person(page, value):
+    start = page.text.index(value)
+    return Span(start, start + len(value), "PERSON", 0.9, "rules", value)
+
+
+def repeats(page, found):
+    return [page.text[s.start:s.end] for s in propagate_surnames(page, found)[len(found):]]
+
+
+WRITTEN_BY = [("Written", 10, 150), ("By", 170, 220), ("W.", 240, 280), ("E.", 300, 340),
+              ("Routh", 360, 480)]
+
+
+def test_a_surname_in_a_table_cell_repeats_the_person_named_in_full():
+    page = page_of([WRITTEN_BY,
+                    [("Shipping", 10, 170), ("Routh", 600, 720)],      # a cell of its own
+                    [("Ask", 10, 80), ("Mr.", 100, 150), ("Routh", 170, 290), ("now", 310, 380)]])
+    assert repeats(page, [person(page, "W. E. Routh")]) == ["Routh", "Routh"]
+
+
+def test_an_inverted_name_gives_its_first_word_as_the_surname():
+    page = page_of([[("Routh,", 10, 130), ("W.", 150, 190), ("E.", 210, 250)],
+                    [("Shipping", 10, 170), ("Routh", 600, 720)]])
+    assert repeats(page, [person(page, "Routh, W. E.")]) == ["Routh"]
+
+
+@pytest.mark.parametrize("line", [
+    [("Routh", 10, 130), ("Industries", 150, 350)],       # part of a firm's name
+    [("John", 10, 100), ("Routh", 120, 240)],              # someone else, or a detector's
+])
+def test_a_surname_beside_another_capitalised_word_is_not_repeated(line):
+    page = page_of([WRITTEN_BY, line])
+    assert repeats(page, [person(page, "W. E. Routh")]) == []
+
+
+def test_a_surname_that_is_an_everyday_word_is_not_repeated():
+    # a table's "White" is a colour, not Mr. White
+    page = page_of([[("By", 10, 60), ("A.", 80, 120), ("White", 140, 260)],
+                    [("Labels", 10, 150), ("White", 600, 720)]])
+    assert repeats(page, [person(page, "A. White")]) == []
+
+
+def test_a_repeat_inside_a_span_found_already_keeps_that_span():
+    page = page_of([WRITTEN_BY, [("Routh", 10, 130), ("Tobacco", 150, 300), ("Co.", 320, 380)]])
+    firm = page.text.index("Routh Tobacco")
+    org = Span(firm, firm + len("Routh Tobacco Co."), "ORGANIZATION", 0.9, "rules")
+    assert repeats(page, [person(page, "W. E. Routh"), org]) == []
+
+
+def test_a_one_word_person_gives_no_surname():
+    page = page_of([[("Routh", 10, 130)], [("Shipping", 10, 170), ("Routh", 600, 720)]])
+    assert repeats(page, [person(page, "Routh")]) == []
