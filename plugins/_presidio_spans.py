@@ -81,7 +81,15 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
         words = [(at + w.start(), at + w.end()) for w in re.finditer(r"\S+", m.group())]
         while words and _caption_word(text[words[0][0]:words[0][1]]):
             words.pop(0)
+        # ... and a caption inside it starts the next field: the name ends before it
+        # ("Michael A Bender Position Cytogeneticist": the position is the caption's value)
+        cut = next((k for k in range(2, len(words)) if _caption_word(text[words[k][0]:words[k][1]])), None)
+        if cut is not None:
+            words = words[:cut]
         while words and _caption_word(text[words[-1][0]:words[-1][1]]):
+            words.pop()
+        # a scrap of a word OCR broke ("Pos" of "Pos ition") ends no name
+        while len(words) > 2 and _scrap(text[words[-1][0]:words[-1][1]]):
             words.pop()
         if not words:
             continue
@@ -95,12 +103,8 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
             # ... and one OCR misread: "Genera!", "Nationa?", "SECPET" (plugins._misread_words)
             if not census and misread_common_word(raw) is not None:
                 continue
-            # ... and a scrap of three letters or fewer no census lists ("Pos" of a split
-            # "Position", "Sti", "Me"): short names are in the lists ("Wu", "Ng", "Li"). Two
-            # capitals may be an initial OCR ran into a rule ("IR" of "IR. H. Orcutt") and
-            # stay, and so does what is more than letters (a scrawl read "f/2b")
-            if not census and re.fullmatch(r"[A-Za-z]{1,3}[.,;:]?", raw) and \
-                    (len(word) == 3 or not word.isupper()):
+            # ... and a scrap of a word ("Pos", "Sti", "Me")
+            if _scrap(raw):
                 continue
         elif _plain_words([text[a:b] for a, b in words]):
             continue
@@ -113,6 +117,22 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
             continue
         out.append((words[0][0], words[-1][1]))
     return out
+
+
+_GENERATION = frozenset({"jr", "sr", "ii", "iii", "iv"})
+
+
+def _scrap(raw: str) -> bool:
+    """A scrap of three letters or fewer no census lists ("Pos" of a split "Position",
+    "Sti", "Me"): short names are in the lists ("Wu", "Ng", "Li"). Two capitals may be an
+    initial OCR ran into a rule ("IR" of "IR. H. Orcutt") and stay, and so does what is
+    more than letters (a scrawl read "f/2b") and a generational suffix ("Jr", "III")."""
+    word = re.sub(r"[^A-Za-z'\-]", "", raw)
+    if not re.fullmatch(r"[A-Za-z]{1,3}[.,;:]?", raw) or word.lower() in _GENERATION:
+        return False
+    if word.upper() in given_names() or word.upper() in surnames():
+        return False
+    return len(word) == 3 or not word.isupper()
 
 
 def _plain_words(words: list[str]) -> bool:

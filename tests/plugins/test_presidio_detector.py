@@ -393,6 +393,20 @@ def test_a_models_person_that_is_an_abbreviation_or_a_scrap_is_dropped(text, kep
     assert [text[a:b] for a, b in _name_words(text, 0, len(text))] == kept
 
 
+@pytest.mark.parametrize("text,kept", [
+    # a caption inside the span starts the next field; its value is no name
+    ("Michael A Bender Position Cytogeneticist", ["Michael A Bender"]),
+    # a scrap of a word OCR broke ends no name ...
+    ("Jorge J. Yunis Pos", ["Jorge J. Yunis"]),
+    # ... but a generational suffix, an initial and a short census surname do
+    ("Lucien L. Bass III", ["Lucien L. Bass III"]), ("Smith, John A.", ["Smith, John A."]),
+    ("Mary Ann Wu", ["Mary Ann Wu"]),
+])
+def test_a_models_person_ends_where_the_form_goes_on(text, kept):
+    from redactor_plugins._presidio_spans import _name_words
+    assert [text[a:b] for a, b in _name_words(text, 0, len(text))] == kept
+
+
 @pytest.mark.parametrize("value,place", [
     ("Convention", False), ("Magazine", False), ("Tower,", False), ("County", False),
     # everyday words that GeoNames knows as places, regions and abbreviations stay places
