@@ -12,6 +12,7 @@ what it says, and the detectors have judged it.
 """
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from redactor.aligner import words_in_span
@@ -72,13 +73,22 @@ def can_begin(span_type: str, text: str) -> bool:
     capitalised word (not a capitals-only label) for names, a digit or an address sign for
     e-mail and web addresses."""
     if span_type == "PERSON":
-        return text[:1].isupper() and any(c.islower() for c in text[1:])
+        title = _TITLE_END.search(text)
+        return text[:1].isupper() and any(c.islower() for c in text[1:]) and \
+            (title is None or title.group(1) in _GIVEN_NAME_ABBREVIATIONS)
     if span_type in ("EMAIL", "ONLINE_ID"):
         return any(c.isdigit() or c in "@./" for c in text)
     return any(c.isdigit() for c in text)
 
 
 _FREE_FORM = frozenset({"EMAIL", "ONLINE_ID", "ADDRESS"})
+# A title before a name, however OCR read it ("Dr." as "Dx." or "De.", run into its caption:
+# "Spesker_De."): a capital, one to three small letters and a full stop. Honorifics stay out
+# of a name's box (they say nothing about who it is), so a name does not grow over one.
+_TITLE_END = re.compile(r"(?:^|[_\-—–])([A-Z][a-z]{1,3})\.$")
+# ... but for the given names old letters and lists abbreviate so ("Wm. Smith", "Chas. Lee")
+_GIVEN_NAME_ABBREVIATIONS = frozenset({"Wm", "Chas", "Thos", "Geo", "Jas", "Jos", "Robt", "Edw",
+                                       "Benj", "Saml", "Danl", "Jno", "Alex", "Fred"})
 
 
 def grow_over_unsure_words(page: OcrPage, spans: Sequence[Span]) -> list[Span]:

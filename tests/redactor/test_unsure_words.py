@@ -75,3 +75,15 @@ def test_a_spaced_out_number_takes_its_garbled_group_at_its_own_spacing():
     # the same groups close together: the garbled group 50 px off is not known to be theirs
     page = page_of([("981", 10, 70, 77), ("317", 80, 140, 51), ("&947", 190, 260, 0)])
     assert grow_over_unsure_words(page, [span(page, "981 317", "REFERENCE_NUMBER")])[0].text == "981 317"
+
+
+def test_a_name_does_not_grow_over_a_title_however_ocr_read_it():
+    # "Dr." read as "Dx." or run into its caption ("Speaker_Dr." as "Spesker_De."): the
+    # honorific stays out of the name's box (real dev funsd-0060262650)
+    for title in ("Dx.", "Spesker_De.", "Mrs."):
+        page = page_of([(title, 10, 80, 40), ("Patricia", 95, 200, 90), ("Jacobs", 215, 300, 90)])
+        assert grow_over_unsure_words(page, [span(page, "Patricia Jacobs", "PERSON")])[0].text == \
+            "Patricia Jacobs", title
+    # ... but an old letter's abbreviated given name is the name's start
+    page = page_of([("Wm.", 10, 60, 40), ("Patterson", 75, 200, 90)])
+    assert grow_over_unsure_words(page, [span(page, "Patterson", "PERSON")])[0].text == "Wm. Patterson"
