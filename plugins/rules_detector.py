@@ -26,6 +26,7 @@ from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
 from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
 from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
+from redactor_plugins.rules.people import INITIALS_GAP
 from redactor_plugins.rules.org_names import distinguished_name_hits, short_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits, table_row_with_ratio
@@ -89,7 +90,6 @@ def parse_disable(value) -> frozenset[str]:
 
 # an initial as typed or as OCR reads its stop ("C.", "M,")
 _INITIAL_WORD = re.compile(r"[A-Z][.,]")
-INITIALS_GAP = 2.5           # text heights: the widest gap after a name's opening initials
 
 
 def split_at_column_gaps(layout: PageView, spans: list[Span]) -> list[Span]:

@@ -33,6 +33,7 @@ _CAPITAL_INITIALS = re.compile(r"[B-DF-HJ-NP-TV-Z]{2,4}")
 RARE_WORD_ZIPF = 3.5          # wordfreq: a surname this rare as a word ("Archibald" 3.2) is a name
 INITIALS_SCORE = 0.7          # pattern band: the form of a name, no label or cue word
 CELL_GAP = 1.5                # text heights: a wider gap starts another cell of a form row
+INITIALS_GAP = 2.5            # ... but a typewriter sets initials two spaces apart ("C.  M.  WIECHMANN")
 CELL_NAME_SCORE = 0.6
 
 
@@ -80,6 +81,9 @@ def _initials_run(layout: PageView, ws: tuple[int, ...], i: int) -> int:
         # "H, M. BOGGIANO": OCR read an initial's dot as a comma; another initial follows
         misread = re.fullmatch(r"[A-Z],", t) and i + n + 1 < len(ws) and \
             _INITIAL.fullmatch(layout.words[ws[i + n + 1]].text)
+        # "Wilcoxin, F., J. of Pharmacol.": a comma after the last initial ends the name
+        if t[-1:] in ",;" and _INITIAL.fullmatch(t[:-1]) and not misread:
+            return n + 1
         if not (_INITIAL.fullmatch(t) or misread):
             break
         n += 1
@@ -177,6 +181,11 @@ def inverted_initials_names(layout: PageView, vocab: Vocab) -> list[Hit]:
             # "Ave., N.W.": an abbreviation's dot says the word is no surname
             if not t.endswith(",") or t.endswith(".,") or not _SURNAME.fullmatch(t[:-1]) or \
                     not _same_cell(layout, w, ws[i + 1]):
+                continue
+            # "C. M. WIECHMANN, D.M.": initials before the surname write the name forward,
+            # and the letters after its comma are a degree or a title
+            if i > 0 and re.fullmatch(r"[A-Z][.,]", layout.words[ws[i - 1]].text) and \
+                    layout.words[w].bbox[0] - layout.words[ws[i - 1]].bbox[2] <= INITIALS_GAP * line.height:
                 continue
             n = _initials_run(layout, ws, i + 1)
             letters = _initials_letters([layout.words[x].text for x in ws[i + 1:i + 1 + n]])

@@ -204,3 +204,19 @@ def test_a_typed_date_keeps_its_year(rules, row, date):
 @pytest.mark.parametrize("row", ["Route 15 - 19, 1999 units", "Suite 30. L976 West Street"])
 def test_numbers_after_no_month_or_a_year_of_letters_are_no_date(rules, row):
     assert not [t for t, _ in found(rules, [row]) if t == "DATE"], found(rules, [row])
+
+
+@pytest.mark.parametrize("row, name", [
+    ("by Litchfield, J. T. and Wilcoxin, F., J. of Pharmacol.", "Wilcoxin, F."),
+    ("Litchfield, J. T. and Wilcoxin, F.; ibid.", "Wilcoxin, F."),
+])
+def test_a_sorted_name_ends_at_the_comma_after_its_last_initial(rules, row, name):
+    """A reference list separates a sorted name from what follows by a comma after its
+    initials: the name ends there, its initials in."""
+    assert ("PERSON", name) in found(rules, [row]), found(rules, [row])
+
+
+def test_letters_after_a_forward_name_are_its_degree_not_a_sorted_name(rules):
+    # "C. M. WIECHMANN, D.M.": the name is written forward; the letters after it are a title
+    spans = found(rules, ["REPORTED BY: C. M. WIECHMANN, D.M., LUBBOCK, TX"])
+    assert not [v for t, v in spans if t == "PERSON" and "D.M" in v], spans
