@@ -73,6 +73,14 @@ def _same_cell(layout: PageView, a: int, b: int) -> bool:
         layout.words[b].bbox[0] - layout.words[a].bbox[2] <= CELL_GAP * line.height
 
 
+_RULE_AND_INITIAL = re.compile(r"[I|\[][A-Z]\.")
+
+
+def _opens_cell(layout: PageView, ws: tuple[int, ...], i: int) -> bool:
+    """Whether word ``ws[i]`` is the first of its line or of a cell of it."""
+    return i == 0 or not _same_cell(layout, ws[i - 1], ws[i])
+
+
 def _initials_run(layout: PageView, ws: tuple[int, ...], i: int) -> int:
     """How many words from position ``i`` of ``ws`` are initials of one name (up to three)."""
     n = 0
@@ -81,6 +89,11 @@ def _initials_run(layout: PageView, ws: tuple[int, ...], i: int) -> int:
         # "H, M. BOGGIANO": OCR read an initial's dot as a comma; another initial follows
         misread = re.fullmatch(r"[A-Z],", t) and i + n + 1 < len(ws) and \
             _INITIAL.fullmatch(layout.words[ws[i + n + 1]].text)
+        # "IL. Gordon" down a bracketed list: OCR read the bracket's stroke left of the
+        # line's first initial into it as an "I"
+        if n == 0 and _RULE_AND_INITIAL.fullmatch(t) and _opens_cell(layout, ws, i):
+            n = 1
+            continue
         # "Wilcoxin, F., J. of Pharmacol.": a comma after the last initial ends the name
         if t[-1:] in ",;" and _INITIAL.fullmatch(t[:-1]) and not misread:
             return n + 1

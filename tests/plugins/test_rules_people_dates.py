@@ -220,3 +220,13 @@ def test_letters_after_a_forward_name_are_its_degree_not_a_sorted_name(rules):
     # "C. M. WIECHMANN, D.M.": the name is written forward; the letters after it are a title
     spans = found(rules, ["REPORTED BY: C. M. WIECHMANN, D.M., LUBBOCK, TX"])
     assert not [v for t, v in spans if t == "PERSON" and "D.M" in v], spans
+
+
+def test_a_bracket_read_into_a_lists_first_initial_keeps_the_name_whole(rules):
+    """A distribution list down a bracket: OCR reads the bracket's stroke into the initial
+    that opens each line ("IL. Gordon" for "L. Gordon", funsd-91361993). The name is one
+    value, one box; inside a line, "IL." after another word is no initial."""
+    spans = found(rules, ["IL. Gordon", "IG. Telford"])
+    assert {("PERSON", "IL. Gordon"), ("PERSON", "IG. Telford")} <= spans, spans
+    inside = found(rules, ["Ship to IL. Gordon"])
+    assert ("PERSON", "IL. Gordon") not in inside, inside
