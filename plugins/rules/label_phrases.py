@@ -267,6 +267,33 @@ def gap_before_text(layout: PageView, word: int) -> float | None:
     return layout.words[word].bbox[0] - layout.words[line.words[pos - 1]].bbox[2]
 
 
+QUALIFIER_WORDS = 2       # "Coupon Issue Date", "Policy Effective Date": at most two words
+                          # of a form item's own before a lexicon caption
+
+
+def _qualified_caption(layout: PageView, first: int, h: float) -> bool:
+    """Whether the label starting at word ``first`` opens its line after one or two
+    capitalised words that name what it is about ("- Coupon Issue Date   10/90", "Payment
+    Due Date"): a form item's caption, the value in the cell to its right. Asked of
+    labels of two words or more: a one-word label after a name is part of a name ("Hawkins
+    Group")."""
+    line = layout.line_of_word(first)
+    pos = line.words.index(first)
+    k = pos
+    while k > 0 and pos - k < QUALIFIER_WORDS:
+        prev = layout.words[line.words[k - 1]]
+        if not re.fullmatch(r"[A-Z][a-z]+", prev.text) or \
+                layout.words[line.words[k]].bbox[0] - prev.bbox[2] > 1.5 * h:
+            break
+        k -= 1
+    if k == pos:
+        return False
+    before = line.words[:k]
+    # only a bullet or a border before the item, or a cell gap
+    return all(not layout.words[w].text.strip(JUNK) or is_border_read(layout, w) for w in before) or \
+        layout.words[line.words[k]].bbox[0] - layout.words[before[-1]].bbox[2] > 2 * h
+
+
 def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
     text = layout.page.text
     out = []
@@ -289,7 +316,9 @@ def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
         gap_b = gap_before_text(layout, on_line[0])
         # OCR often puts specks before a label ("‘SHIP TO"): they do not count as text
         lead = text[layout.offsets[on_line[0]][0]:max(m.start, layout.offsets[on_line[0]][0])]
-        first_on_line = not lead.strip(JUNK) and (gap_b is None or gap_b > 2 * h)
+        # (a bare "No." after a word is that word's number, ``_number_caption``'s to judge)
+        first_on_line = (not lead.strip(JUNK) and (gap_b is None or gap_b > 2 * h)) or \
+            (len(on_line) > 1 and m.key != NUMBER_CAPTION and _qualified_caption(layout, on_line[0], h))
         # something close to the right of the label (in the same word, or the next word)?
         last = words[-1]
         if m.end < layout.offsets[last][1] and text[m.end:layout.offsets[last][1]].strip(" :#.-"):

@@ -230,3 +230,19 @@ def test_a_bracket_read_into_a_lists_first_initial_keeps_the_name_whole(rules):
     assert {("PERSON", "IL. Gordon"), ("PERSON", "IG. Telford")} <= spans, spans
     inside = found(rules, ["Ship to IL. Gordon"])
     assert ("PERSON", "IL. Gordon") not in inside, inside
+
+
+@pytest.mark.parametrize("row, date", [
+    ("- Coupon Issue Date" + " " * 12 + "10/90", "10/90"),
+    ("Payment Due Date" + " " * 12 + "4/15/91", "4/15/91"),
+])
+def test_a_form_items_qualified_caption_takes_the_value_in_its_right_cell(rules, row, date):
+    """"Coupon Issue Date   10/90": one or two words naming what the item is about open the
+    caption; the value stands in the cell far right of it (funsd-87533049)."""
+    assert ("DATE", date) in found(rules, [row]), found(rules, [row])
+
+
+def test_an_items_number_is_no_qualified_caption(rules):
+    # "Item No. 10" numbers a list: a bare "No." after a word is that word's number
+    row = "Item No." + " " * 12 + "10"
+    assert not [t for t, _ in found(rules, [row]) if t == "REFERENCE_NUMBER"], found(rules, [row])
