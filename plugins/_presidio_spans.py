@@ -91,6 +91,11 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
         # a scrap of a word OCR broke ("Pos" of "Pos ition") ends no name
         while len(words) > 2 and _scrap(text[words[-1][0]:words[-1][1]]):
             words.pop()
+        # ... nor does a date OCR ran together ("R. W. Richardson JUNE2" in a form's row)
+        while words and _GLUED_DATE.fullmatch(text[words[-1][0]:words[-1][1]]):
+            words.pop()
+        while words and _GLUED_DATE.fullmatch(text[words[0][0]:words[0][1]]):
+            words.pop(0)
         if not words:
             continue
         if len(words) == 1:
@@ -119,6 +124,10 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return out
 
 
+# a month with its day or year run into it, as OCR reads a form's date cell ("JUNE2",
+# "SEPT21", "Aug10,")
+_GLUED_DATE = re.compile(r"(?i)(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+                         r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\d{1,4}[.,;:]?")
 _GENERATION = frozenset({"jr", "sr", "ii", "iii", "iv"})
 
 

@@ -401,6 +401,9 @@ def test_a_models_person_that_is_an_abbreviation_or_a_scrap_is_dropped(text, kep
     # ... but a generational suffix, an initial and a short census surname do
     ("Lucien L. Bass III", ["Lucien L. Bass III"]), ("Smith, John A.", ["Smith, John A."]),
     ("Mary Ann Wu", ["Mary Ann Wu"]),
+    # a date OCR ran together at the span's edge is no name's; a name with a misread digit is
+    ("R. W. Richardson JUNE2", ["R. W. Richardson"]), ("SEPT21 Ann Lee", ["Ann Lee"]),
+    ("Janet5 Lee", ["Janet5 Lee"]),
 ])
 def test_a_models_person_ends_where_the_form_goes_on(text, kept):
     from redactor_plugins._presidio_spans import _name_words
