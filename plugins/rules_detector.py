@@ -26,7 +26,7 @@ from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
 from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
 from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
-from redactor_plugins.rules.people import INITIALS_GAP
+from redactor_plugins.rules.people import INITIAL_WORD, INITIALS_GAP
 from redactor_plugins.rules.org_names import distinguished_name_hits, short_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits, table_row_with_ratio
@@ -88,10 +88,6 @@ def parse_disable(value) -> frozenset[str]:
     return frozenset(names)
 
 
-# an initial as typed or as OCR reads its stop ("C.", "M,")
-_INITIAL_WORD = re.compile(r"[A-Z][.,]")
-
-
 def split_at_column_gaps(layout: PageView, spans: list[Span]) -> list[Span]:
     """Cut PERSON and ORGANIZATION spans where two neighbouring words of one line lie
     further apart than a column gap (names.COLUMN_GAP text heights)."""
@@ -108,7 +104,7 @@ def split_at_column_gaps(layout: PageView, spans: list[Span]) -> list[Span]:
             height = layout.line_of_word(a).height
             # a typewriter sets two spaces after a full stop: the initials that open a
             # name ("C.  M.  WIECHMANN") stand wider apart than its words, not a column
-            opening_initials = all(_INITIAL_WORD.fullmatch(layout.words[w].text) for w in words[:k + 1])
+            opening_initials = all(INITIAL_WORD.fullmatch(layout.words[w].text) for w in words[:k + 1])
             if layout.word_line[a] == layout.word_line[b] and \
                     gap > (INITIALS_GAP if opening_initials else COLUMN_GAP) * height:
                 end = min(sp.end, layout.offsets[a][1])

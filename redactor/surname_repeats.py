@@ -15,7 +15,7 @@ model's PERSON on "Delivery Roller" would spread to every roller). A repeat must
 alone: not inside any span found already (an organisation named after its founder keeps
 its type), and not beside another capitalised word on its line (then it is part of another
 name: "Routh Industries", "John Routh" is someone else's or a detector's to find).
-Pure function of the page text and the spans.
+Pure function of the page (its text and word boxes) and the spans.
 """
 from __future__ import annotations
 

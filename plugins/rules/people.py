@@ -74,6 +74,8 @@ def _same_cell(layout: PageView, a: int, b: int) -> bool:
 
 
 _RULE_AND_INITIAL = re.compile(r"[I|\[][A-Z]\.")
+# an initial as typed or as OCR reads its stop ("C.", "M,")
+INITIAL_WORD = re.compile(r"[A-Z][.,]")
 
 
 def _opens_cell(layout: PageView, ws: tuple[int, ...], i: int) -> bool:
@@ -197,7 +199,7 @@ def inverted_initials_names(layout: PageView, vocab: Vocab) -> list[Hit]:
                 continue
             # "C. M. WIECHMANN, D.M.": initials before the surname write the name forward,
             # and the letters after its comma are a degree or a title
-            if i > 0 and re.fullmatch(r"[A-Z][.,]", layout.words[ws[i - 1]].text) and \
+            if i > 0 and INITIAL_WORD.fullmatch(layout.words[ws[i - 1]].text) and \
                     layout.words[w].bbox[0] - layout.words[ws[i - 1]].bbox[2] <= INITIALS_GAP * line.height:
                 continue
             n = _initials_run(layout, ws, i + 1)
