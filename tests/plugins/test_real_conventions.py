@@ -582,3 +582,20 @@ def test_a_wide_gap_after_a_surname_and_initial_still_parts_two_columns(rules):
                       ("B.", 239, 249))
     persons = [s.text for s in rules.detect(page) if s.type == "PERSON"]
     assert "Jones, A. Brooks, B." not in persons, persons
+
+
+@pytest.mark.parametrize("row, value", [
+    ("Subscribed and sworn to before me this Z day of WOVE 14 fe 27m 19 £7", "Z day of WOVE 14 fe 27m 19 £7"),
+    ("Sworn before me this of b day of Z Lik ty f , 107 3 (Notary)", "of b day of Z Lik ty f , 107 3"),
+    ("this dey of _Bprrd 19 8S", "dey of _Bprrd 19 8S")])
+def test_a_handwritten_date_in_an_oaths_formula_is_a_date(rules, row, value):
+    """A jurat prints "this __ day of __, 19__" and a hand fills it: OCR's garbage between
+    the printed words is the written date."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert ("DATE", value) in found, found
+
+
+@pytest.mark.parametrize("row", ["Subscribed and sworn to before me this day of , 19",
+                                 "this ____ day of _________ , 19__"])
+def test_an_oaths_formula_left_blank_is_no_date(rules, row):
+    assert not [s for s in rules.detect(page_from_rows([row])) if s.type == "DATE"]
