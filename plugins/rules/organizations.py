@@ -16,6 +16,7 @@ import yaml
 
 from redactor_plugins.rules.addresses import line_segments
 from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.values import is_common_word
 from redactor_plugins.rules.org_names import (ampersand_firm_hits, is_proper_name, leading_word_hits,
                                               prefix_head_hits)
 from redactor.plugin_api import mapping_file, PageView
@@ -25,6 +26,7 @@ SCORE_FORM = 0.8       # legal form or organisation word after capitalised words
 SCORE_FIRM = 0.7       # "A, B and C" on a line of its own
 SCORE_PERSON_OF = 0.7  # "First Last" before "of" and a firm found by its form
 MAX_NAME_WORDS = 4
+MISREAD_MIN = 7        # shorter words one letter off an organisation word are other words
 ORG_RULES = frozenset({"org_form", "org_firm"})
 # A capitalised name word: a word with a capital first letter (accents too: "Athénée"), an
 # Irish or Scottish surname ("O'Malley", "McDonald"), an abbreviation with stops ("U.S.",
@@ -139,8 +141,36 @@ def find_organization_hits(layout: PageView, forms: OrganizationForms) -> list[H
     for seg in segs:
         start, end = layout.span_of_words(seg)
         out += [Hit(h.rule, h.start + start, h.end + start, h.score)
-                for h in find_organization_hits_in_text(text[start:end], forms)]
+                for h in find_organization_hits_in_text(mend_misread_org_words(text[start:end], forms), forms)]
     return out
+
+
+_LONG_WORD = re.compile(r"(?<![\w])(?:[A-Z][a-z]{%d,}|[A-Z]{%d,})(?![\w])" % (MISREAD_MIN - 1, MISREAD_MIN))
+
+
+def mend_misread_org_words(text: str, forms: OrganizationForms) -> str:
+    """``text`` with the legal forms and organisation words OCR read one letter off put
+    right ("The American Tobacco Comzany", "New Albany Tridune"): a capitalised word of
+    MISREAD_MIN letters or more that is no English word and differs from exactly one such
+    word in one letter (the first one kept) is read as it. Letters replace letters one for
+    one, so every offset holds."""
+    out = list(text)
+    for m in _LONG_WORD.finditer(text):
+        word = m.group()
+        low = word.lower()
+        if low in forms.org_words or is_common_word(low):
+            continue
+        near = [w for w in _org_words_of_length(forms.org_words, len(word))
+                if w[0] == low[0] and sum(a != b for a, b in zip(w, low)) == 1]
+        if len(near) == 1:
+            fixed = near[0].upper() if word.isupper() else near[0].capitalize()
+            out[m.start():m.end()] = fixed
+    return "".join(out)
+
+
+@lru_cache(maxsize=4)
+def _org_words_of_length(words: frozenset[str], n: int) -> tuple[str, ...]:
+    return tuple(w for w in words if len(w) == n and w.isalpha())
 
 
 _PERSON_OF = re.compile(r"(?P<person>[A-Z][a-z'’]+(?:[ ][A-Z]\.)?[ ][A-Z][a-z'’]+(?:-[A-Z][a-z'’]+)?)"

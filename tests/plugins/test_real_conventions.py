@@ -599,3 +599,24 @@ def test_a_handwritten_date_in_an_oaths_formula_is_a_date(rules, row, value):
                                  "this ____ day of _________ , 19__"])
 def test_an_oaths_formula_left_blank_is_no_date(rules, row):
     assert not [s for s in rules.detect(page_from_rows([row])) if s.type == "DATE"]
+
+
+@pytest.mark.parametrize("row, value", [("The American Tobacco Comzany", "American Tobacco Company"),
+                                        ("From Newspaper New Albany Tridune", "New Albany Tribune")])
+def test_an_organisation_word_ocr_read_one_letter_off_still_ends_a_name(rules, row, value):
+    """Typewritten letters OCR reads one off ("Comzany", "Tridune") still end a firm's or a
+    paper's name; the caption before it ("Newspaper") is no part of it."""
+    page = page_from_rows([row])
+    found = {(s.type, page.text[s.start:s.end]) for s in rules.detect(page)}
+    misread = value.replace("Company", "Comzany").replace("Tribune", "Tridune")
+    assert ("ORGANIZATION", misread) in found, found
+
+
+@pytest.mark.parametrize("row, mended", [("Shipping containers (Name of Compony) 12", "Shipping containers (Name of Company) 12"),
+                                         ("The Consulting fee was paid to Limitid", "The Consulting fee was paid to Limited"),
+                                         ("CORPORATLON of Compeny", "CORPORATION of Company")])
+def test_a_word_one_letter_off_is_mended_only_when_it_is_no_word(rules, row, mended):
+    """A capitalised word one letter off one organisation word is mended, in its case;
+    an English word ("Consulting") stays; every offset holds."""
+    from redactor_plugins.rules.organizations import mend_misread_org_words
+    assert mend_misread_org_words(row, rules.org_forms) == mended
