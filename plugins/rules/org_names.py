@@ -9,7 +9,9 @@
 - an organisation's short name: a document names a company in full once ("CDN
   International, Inc.", "Ketchum Public Relations") and then by its first word or by the
   abbreviation it defines in brackets ("CDN", "(EDB)");
-- the organisation of a digital signature's distinguished name ("o=Ketchum").
+- the organisation of a digital signature's distinguished name ("o=Ketchum");
+- a company named before its people's role ("Lorillard Sales Representative", "the XEROX
+  SERVICE REPRESENTATIVE"): a sales or service force is named for the company it sells for.
 """
 from __future__ import annotations
 
@@ -29,6 +31,16 @@ _HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "messrs", "dr", "prof", "sir
 # titles before a surname: honorifics and the offices of politicians and officials
 _TITLES = _HONORIFICS | {"sen", "senator", "rep", "gov", "governor", "mayor", "judge", "hon", "gen", "atty",
                          "president", "secretary", "minister", "ambassador"}
+# "<Company> [Sales|Service|...] Representative": the word before the role is the employer;
+# an adjective ("Senior", "Pharmaceutical") stands there as often, so only a word rarer than
+# EMPLOYER_ZIPF in English (a made-up company name: "Lorillard" 2.1, "Xerox" 3.0) counts
+EMPLOYER_ZIPF = 3.5
+SCORE_EMPLOYER = 0.6
+_EMPLOYER_ROLE = re.compile(
+    r"(?<![\w&'’-])(?P<name>[A-Z][a-z]{2,}|[A-Z]{3,})[ ]+"
+    r"(?:(?:Sales|SALES|Service|SERVICE|Field|FIELD|Account|ACCOUNT|Territory|TERRITORY)[ ]+)?"
+    r"(?:Representatives?|REPRESENTATIVES?|Reps?|REPS?|Salesm[ae]n|SALESM[AE]N|Dealers?|DEALERS?|Distributors?|DISTRIBUTORS?)"
+    r"(?![\w])")
 _FOLLOWED_BY_NAME = re.compile(r"[ ]+(?:[A-Z][a-z]|[A-Z]{2})")
 
 
@@ -198,3 +210,19 @@ def distinguished_name_hits(text: str) -> list[Hit]:
     o=Ketchum, ou=..., email=...") is the signer's organisation."""
     return [Hit("label_organization", m.start("org"), m.end("org"), SCORE_DN)
             for m in _DN_ORG.finditer(text) if any(c.isalpha() for c in m.group("org"))]
+
+
+def employer_hits(text: str, forms: OrganizationForms) -> list[tuple[int, int]]:
+    """The company before its people's role ("Lorillard Sales Representative"): a
+    capitalised word English rarely uses, no person's given name and no label or role word."""
+    from wordfreq import zipf_frequency
+
+    out = []
+    for m in _EMPLOYER_ROLE.finditer(text):
+        name = m.group("name")
+        low = name.lower()
+        if low in forms.not_name | forms.roles | forms.org_words or name.upper() in given_names() or \
+                zipf_frequency(low, "en") >= EMPLOYER_ZIPF:
+            continue
+        out.append(m.span("name"))
+    return out

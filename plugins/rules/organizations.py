@@ -17,8 +17,8 @@ import yaml
 from redactor_plugins.rules.addresses import line_segments
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.values import is_common_word
-from redactor_plugins.rules.org_names import (ampersand_firm_hits, is_proper_name, leading_word_hits,
-                                              prefix_head_hits)
+from redactor_plugins.rules.org_names import (ampersand_firm_hits, employer_hits, is_proper_name, leading_word_hits,
+                                              prefix_head_hits, SCORE_EMPLOYER)
 from redactor.plugin_api import mapping_file, PageView
 from redactor_plugins.rules.state_bodies import publisher_forms
 
@@ -271,6 +271,7 @@ def find_organization_hits_in_text(text: str, forms: OrganizationForms) -> list[
         s, e = m.start("firm"), m.end("firm")
         out.append(Hit("org_firm", s, _strip_full_stop(text, s, e), SCORE_FIRM))
     out += [Hit("org_firm", s, e, SCORE_FIRM) for s, e in ampersand_firm_hits(text, forms)]
+    out += [Hit("org_employer", s, e, SCORE_EMPLOYER) for s, e in employer_hits(text, forms)]
     out += [Hit("org_form", s, _strip_full_stop(text, s, e), SCORE_FORM)
             for s, e in prefix_head_hits(text, forms) + leading_word_hits(text, forms)]
     # one hit a name: two forms may find it or a part of it ("First Bank of Springfield Group")

@@ -612,11 +612,24 @@ def test_an_organisation_word_ocr_read_one_letter_off_still_ends_a_name(rules, r
     assert ("ORGANIZATION", misread) in found, found
 
 
-@pytest.mark.parametrize("row, mended", [("Shipping containers (Name of Compony) 12", "Shipping containers (Name of Company) 12"),
-                                         ("The Consulting fee was paid to Limitid", "The Consulting fee was paid to Limited"),
-                                         ("CORPORATLON of Compeny", "CORPORATION of Company")])
+@pytest.mark.parametrize("row, mended", [
+    ("Shipping containers (Name of Compony) 12", "Shipping containers (Name of Company) 12"),
+    ("The Consulting fee was paid to Limitid", "The Consulting fee was paid to Limited"),
+    ("CORPORATLON of Compeny", "CORPORATION of Company")])
 def test_a_word_one_letter_off_is_mended_only_when_it_is_no_word(rules, row, mended):
     """A capitalised word one letter off one organisation word is mended, in its case;
     an English word ("Consulting") stays; every offset holds."""
     from redactor_plugins.rules.organizations import mend_misread_org_words
     assert mend_misread_org_words(row, rules.org_forms) == mended
+
+
+@pytest.mark.parametrize("row, firm", [("The Lorillard Sales Representative will supply all displays", "Lorillard"),
+                                       ("Call your Xerox Service Representative today", "Xerox"),
+                                       ("Senior Sales Representative: Ann Lee", None),
+                                       ("Pharmaceutical Sales Representatives met", None)])
+def test_the_company_before_its_representatives_role_is_an_organization(rules, row, firm):
+    """A sales or service force is named for the company it works for; an English word
+    before the role ("Senior", "Pharmaceutical") is no company."""
+    page = page_from_rows([row])
+    orgs = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "ORGANIZATION"}
+    assert (firm in orgs) if firm else not orgs, orgs
