@@ -33,7 +33,7 @@ from redactor_plugins.rules.patterns import check_validators, find_pattern_hits,
 from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
 from redactor_plugins.rules.page_stamps import is_form_control_number, is_form_date, is_page_stamp
 from redactor_plugins.rules.values import is_common_word
-from redactor_plugins.rules.jurat_dates import jurat_date_hits
+from redactor_plugins.rules.handwritten_dates import handwritten_date_hits
 from redactor_plugins.rules.worn_dates import worn_date_hits
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
@@ -315,7 +315,7 @@ class RulesDetector(Detector):
             hits += [h for h in find_pattern_hits(page.text, self.patterns)
                      if ("fallback" if h.rule in FALLBACK_RULES else "patterns") not in off]
         if "patterns" not in off:
-            hits += worn_date_hits(layout) + jurat_date_hits(layout)
+            hits += worn_date_hits(layout) + handwritten_date_hits(layout)
         if "addresses" not in off:
             hits += find_address_hits(layout, self.vocab, self.labels.regex)
         if "labels" not in off:

@@ -633,3 +633,40 @@ def test_the_company_before_its_representatives_role_is_an_organization(rules, r
     page = page_from_rows([row])
     orgs = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "ORGANIZATION"}
     assert (firm in orgs) if firm else not orgs, orgs
+
+
+def _words_page(words) -> OcrPage:
+    """A page of (text, box, conf, line) words, the text built the way OCR pages build it."""
+    boxes = tuple(WordBox(t, b, c, ln, ln) for t, b, c, ln in words)
+    return OcrPage(800, 400, boxes, "test")
+
+
+def test_a_handwritten_fill_in_of_a_date_caption_is_a_date():
+    """Pen figures beside "Date" read as garbage ("tala", "10f7 iYJ3") or as a number on
+    a line of their own ("T26198"): taller than the caption, or figures OCR doubted."""
+    from redactor_plugins.rules.handwritten_dates import captioned_date_hits
+    page = _words_page([("Submitted", (50, 106, 115, 115), 96.0, 0), ("Date", (416, 108, 444, 117), 96.0, 0),
+                        ("tala", (465, 100, 509, 119), 86.0, 0), ("a", (523, 109, 545, 119), 26.0, 0),
+                        ("Approved", (50, 136, 110, 146), 96.0, 1), ("Date", (414, 138, 442, 146), 96.0, 1),
+                        ("10f7", (462, 124, 500, 151), 0.0, 1), ("iYJ3", (501, 129, 542, 151), 0.0, 1),
+                        ("Authorization", (50, 208, 140, 219), 96.0, 2), ("Date", (261, 208, 288, 219), 96.0, 2),
+                        ("T26198", (471, 193, 510, 218), 0.0, 3)])
+    got = {page.text[h.start:h.end] for h in captioned_date_hits(page_view(page))}
+    assert got == {"tala", "10f7 iYJ3", "T26198"}, got
+    rules = RulesDetector()
+    assert ("DATE", "T26198") in {(s.type, s.text) for s in rules.detect(page)}
+
+
+@pytest.mark.parametrize("words", [
+    # print after the caption: an amount, a word OCR boxed inside the caption's own box
+    [("Committed", (301, 75, 365, 85), 95.0, 0), ("to", (374, 77, 387, 85), 96.0, 0),
+     ("Date:", (395, 76, 429, 85), 95.0, 0), ("1,", (518, 76, 529, 87), 88.0, 0),
+     ("233,308.08", (534, 76, 621, 87), 88.0, 0)],
+    [("DATE", (505, 130, 584, 139), 96.0, 0), ("TO", (539, 128, 551, 144), 94.0, 0),
+     ("NYO:", (557, 130, 584, 139), 93.0, 0)],
+    # "to date" in a sentence is no caption
+    [("received", (501, 81, 568, 97), 96.0, 0), ("to", (573, 83, 588, 97), 96.0, 0),
+     ("date", (592, 81, 624, 97), 96.0, 0), ("or", (630, 76, 647, 107), 40.0, 0)]])
+def test_print_beside_a_date_caption_is_no_handwritten_date(words):
+    from redactor_plugins.rules.handwritten_dates import captioned_date_hits
+    assert captioned_date_hits(page_view(_words_page(words))) == []
