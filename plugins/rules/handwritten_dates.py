@@ -1,13 +1,14 @@
 """Dates written by hand where a form asks for one, as DATE: read through OCR's garbage, the
 printed words around them say what they are.
 
-- **An oath's formula** (``jurat_date_hits``): US and Commonwealth jurats and acknowledgments print "Subscribed and sworn to before me this
-____ day of __________, 19__" and leave the day, the month and the year's last digits to the
-pen. OCR reads the printed words ("this", "day of", the century "19") and turns the
-handwriting between them into garbage ("this Z day of WOVE 14 fe 27m 19 £7"), so no date
-pattern matches; the formula itself says that what fills it is a date. The value runs from
-the day's fill-in after "this" to the year's last digits, as a reader sees the written date.
-A form left blank ("this day of , 19") has no fill-in and gives nothing.
+- **An oath's formula** (``jurat_date_hits``): US and Commonwealth jurats and
+  acknowledgments print "Subscribed and sworn to before me this ____ day of __________,
+  19__" and leave the day, the month and the year's last digits to the pen. OCR reads the
+  printed words ("this", "day of", the century "19") and turns the handwriting between them
+  into garbage ("this Z day of WOVE 14 fe 27m 19 £7"), so no date pattern matches; the
+  formula itself says that what fills it is a date. The value runs from the day's fill-in
+  after "this" to the year's last digits, as a reader sees the written date. A form left
+  blank ("this day of , 19") has no fill-in and gives nothing.
 - **A date caption's fill-in** (``captioned_date_hits``): "Date ____" beside a signature or
   an authorisation is filled in by hand; OCR reads the pen's "10/9/87" as "tala" or
   "T26198", which no date pattern (or a number's) matches, and a number read so would be
