@@ -257,10 +257,11 @@ class Redactor:
         redactions = list(alignment.redactions)
         if image is not None and self.visual:
             # what no OCR text holds: codes, photos, signatures (redactor.visual)
-            from redactor.visual import find_visual
+            from redactor.visual import find_visual, names_read_from_cursive
             # a code's decoded text is typed by the run's own text detectors
             found = find_visual(self.visual, image, page, redactions, text_detectors=self.detectors)
-            redactions += [r for r in found if self.types is None or r.type in self.types]
+            found = [r for r in found if self.types is None or r.type in self.types]
+            redactions = names_read_from_cursive(redactions, found, page) + found
         return PageResult(page_id, redactions, ocr=page, spans=spans,
                           dropped_spans=alignment.dropped)
 

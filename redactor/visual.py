@@ -7,7 +7,10 @@ plugin failure, and a visual box lying wholly inside another redaction of its ty
 earlier visual one or one of ``existing``, e.g. the text pipeline's) is dropped: it would
 burn nothing new and say nothing new. Inside a redaction of another type it stays: a
 signature under the box of the name OCR read from its cursive is still a signature, and
-the report (and a type-aware measure) should say so.
+the report (and a type-aware measure) should say so. The other way round, a PERSON box of
+the text pipeline that is the signature's cursive read as letters (mostly inside a
+SIGNATURE box, every word under it read unsure: "CJasat Whaeo") is dropped by
+``names_read_from_cursive``: no name was read there, and the signature box hides the ink.
 
 With ``text_detectors`` (the run's text detectors), a visual redaction the plugin could only
 call OTHER but whose value is text (a QR code's or barcode's decoded payload, a stamp's
@@ -104,3 +107,34 @@ def find_visual(detectors: Sequence, image, page: OcrPage | None,
             kept.append(Redaction(box, kind, r.value, r.score, r.sources or (name,)))
             covered.append((box, kind))
     return kept
+
+
+# A name span mostly inside a signature box, made of words OCR doubted, is the cursive read
+# as letters ("CJasat Whaeo"): the signature box already hides it.
+CURSIVE_INSIDE = 0.6
+CURSIVE_CONF = 60.0
+
+
+def names_read_from_cursive(redactions: Sequence[Redaction], visual: Sequence[Redaction],
+                            page: OcrPage | None) -> list[Redaction]:
+    """``redactions`` without the PERSON boxes that are a signature's cursive read as a name:
+    at least CURSIVE_INSIDE of the box inside a SIGNATURE box of ``visual``, and every OCR word
+    centred in it read below CURSIVE_CONF. A typed name under a signature (read sure) stays."""
+    signatures = [r.bbox for r in visual if r.type == "SIGNATURE"]
+    if not signatures or page is None:
+        return list(redactions)
+
+    def inside_share(box, outer) -> float:
+        iw = min(box[2], outer[2]) - max(box[0], outer[0])
+        ih = min(box[3], outer[3]) - max(box[1], outer[1])
+        area = (box[2] - box[0]) * (box[3] - box[1])
+        return iw * ih / area if iw > 0 and ih > 0 and area > 0 else 0.0
+
+    def cursive(box) -> bool:
+        words = [w for w in page.words
+                 if box[0] <= (w.bbox[0] + w.bbox[2]) / 2 <= box[2] and box[1] <= (w.bbox[1] + w.bbox[3]) / 2 <= box[3]]
+        return bool(words) and all(0 <= w.conf < CURSIVE_CONF for w in words)
+
+    return [r for r in redactions
+            if not (r.type == "PERSON" and any(inside_share(r.bbox, s) >= CURSIVE_INSIDE for s in signatures)
+                    and cursive(r.bbox))]

@@ -168,3 +168,21 @@ def test_redact_hides_a_qr_code_by_default_and_not_with_visual_none(tmp_path):
     assert main(["redact", str(src), "--out", str(tmp_path / "b"), "--no-verify", "--visual", "none"]) == 0
     out = np.asarray(Image.open(tmp_path / "b" / "card.redacted.png").convert("L"))[710:855, 510:655]
     assert (out > 200).sum() > 1000
+
+
+def test_a_name_read_from_a_signatures_cursive_gives_way_to_the_signature():
+    """OCR read a signature's cursive as letters and the NER model tagged them PERSON
+    ("CJasat Whaeo" over a signature, real dev funsd-89386032): inside the signature's box,
+    every word unsure, the name box goes; a typed name under the signature, read sure, and
+    a name outside any signature box stay."""
+    from redactor.visual import names_read_from_cursive
+    page = words(("CJasat", (406, 669, 520, 713), 31), ("Whaeo", (530, 675, 644, 710), 22),
+                 ("William", (420, 720, 490, 734), 95), ("Iverson", (498, 720, 570, 734), 96),
+                 ("Jones", (100, 100, 160, 114), 40))
+    cursive = Redaction((406, 669, 644, 713), "PERSON", "CJasat Whaeo", 0.85, ("presidio",))
+    typed = Redaction((420, 720, 570, 734), "PERSON", "William Iverson", 0.85, ("presidio",))
+    other = Redaction((100, 100, 160, 114), "PERSON", "Jones", 0.85, ("presidio",))
+    signature = Redaction((400, 660, 650, 738), "SIGNATURE", "", 0.9, ("signatures",))
+    kept = names_read_from_cursive([cursive, typed, other], [signature], page)
+    assert kept == [typed, other]
+    assert names_read_from_cursive([cursive], [], page) == [cursive]
