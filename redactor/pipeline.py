@@ -183,6 +183,9 @@ class Redactor:
             found = propagate_repeats(page, found)
             if self.config.propagate_surnames:
                 found = propagate_surnames(page, found)
+            if self.config.grow_over_unsure:
+                # a repeat is the value too: its misread initials and garbled rest with it
+                found = grow_over_unsure_words(page, found)
             # a repeat of a value found elsewhere ("Washington" in the instructions' prose)
             # does not bring the form's own print back
             if not self.config.keep_authority_addresses:

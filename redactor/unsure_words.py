@@ -86,6 +86,10 @@ _FREE_FORM = frozenset({"EMAIL", "ONLINE_ID", "ADDRESS"})
 # "Spesker_De."): a capital, one to three small letters and a full stop. Honorifics stay out
 # of a name's box (they say nothing about who it is), so a name does not grow over one.
 _TITLE_END = re.compile(r"(?:^|[_\-—–])([A-Z][a-z]{1,3})\.$")
+# Initials before a name, however sure OCR was of them: a typed capital read as a symbol
+# ("N. #. Kremer", "$.P, ZOLOT", "€. Mann") breaks the chain a detector follows, and the
+# initials left out name the person as much as the surname does.
+_INITIALS = re.compile(r"^(?:[A-Z#$€£&*@%][.,]){1,3}$")
 # ... but for the given names old letters and lists abbreviate so ("Wm. Smith", "Chas. Lee")
 _GIVEN_NAME_ABBREVIATIONS = frozenset({"Wm", "Chas", "Thos", "Geo", "Jas", "Jos", "Robt", "Edw",
                                        "Benj", "Saml", "Danl", "Jno", "Alex", "Fred"})
@@ -120,8 +124,9 @@ def grow_over_unsure_words(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
         lo = first
         for _ in range(MAX_WORDS):
             prv = lo - 1
-            if prv >= 0 and _unsure(page, prv, taken) and _next_to(page, lo, prv, spacing) \
-                    and can_begin(sp.type, page.words[prv].text):
+            if prv >= 0 and _next_to(page, lo, prv, spacing) and \
+                    ((_unsure(page, prv, taken) and can_begin(sp.type, page.words[prv].text)) or
+                     (sp.type == "PERSON" and prv not in taken and _INITIALS.match(page.words[prv].text))):
                 lo = prv
             else:
                 break

@@ -87,3 +87,17 @@ def test_a_name_does_not_grow_over_a_title_however_ocr_read_it():
     # ... but an old letter's abbreviated given name is the name's start
     page = page_of([("Wm.", 10, 60, 40), ("Patterson", 75, 200, 90)])
     assert grow_over_unsure_words(page, [span(page, "Patterson", "PERSON")])[0].text == "Wm. Patterson"
+
+
+def test_a_name_takes_the_initials_before_it_misread_ones_included():
+    # a typed capital read as a symbol breaks the chain of initials a detector follows
+    # (real dev: "N. #. Kremer", "$.P, ZOLOT"); sure or not, they are the name's
+    page = page_of([("cc:", 10, 50, 66), ("N.", 100, 125, 85), ("#.", 140, 160, 0), ("Kremer", 175, 260, 96)])
+    assert grow_over_unsure_words(page, [span(page, "Kremer", "PERSON")])[0].text == "N. #. Kremer"
+    page = page_of([("TO:", 10, 50, 56), ("$.P,", 100, 150, 57), ("ZOLOT", 160, 240, 91)])
+    assert grow_over_unsure_words(page, [span(page, "ZOLOT", "PERSON")])[0].text == "$.P, ZOLOT"
+    # ... a number's are no initials, nor a word before the name
+    page = page_of([("No.", 10, 60, 96), ("A.", 75, 95, 96), ("4471", 110, 200, 96)])
+    assert grow_over_unsure_words(page, [span(page, "4471", "ACCOUNT_NUMBER")])[0].text == "4471"
+    page = page_of([("Owner", 10, 90, 96), ("Kremer", 105, 190, 96)])
+    assert grow_over_unsure_words(page, [span(page, "Kremer", "PERSON")])[0].text == "Kremer"
