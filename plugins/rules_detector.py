@@ -378,7 +378,7 @@ class RulesDetector(Detector):
         ("Bermuda Department of Tourism", "400 Chicago Avenue"), not a place of its own."""
         states = self._state_names
         taken = [h for h in hits if self.types.get(h.rule) in ("ORGANIZATION", "ADDRESS", "PERSON")]
-        return [g for g in find_gazetteer_hits(layout, self.gazetteer, states, segs)
+        return [g for g in find_gazetteer_hits(layout, self.gazetteer, states, segs, self.org_forms.org_words)
                 if not any(t.start < g.end and g.start < t.end for t in taken)]
 
     def _under_product_header(self, layout: PageView, hit: Hit) -> bool:

@@ -158,17 +158,31 @@ def _capitalised(word: str) -> bool:
     return w[:1].isupper() or w == "&"
 
 
-def _part_of_longer_name(gaz: Gazetteer, raw: list[str], i: int, j: int, state_names: frozenset[str]) -> bool:
+def _headline(raw: list[str]) -> bool:
+    """Whether a cell is written in title case: every word of letters capitalised ("Los
+    Angeles Football Fans", an ad's headline or a list's entry), so a capital after a place
+    says nothing of a longer name."""
+    words = [bare_word(w) for w in raw if any(c.isalpha() for c in w)]
+    return len(words) >= 3 and all(_capitalised(w) for w in words) and any(c.islower() for w in words for c in w)
+
+
+def _part_of_longer_name(gaz: Gazetteer, raw: list[str], i: int, j: int, state_names: frozenset[str],
+                         org_words: frozenset[str] = frozenset()) -> bool:
     """Whether the place raw[i:j] is a word of a longer proper name of its cell: "Chicago
     Tribune", "Bermuda Department of Tourism", "University of Chicago", "Mr. Houston",
-    "Houston, Sam" (a surname before a first name)."""
+    "Houston, Sam" (a surname before a first name). In a title-case cell only an
+    organisation word after the place ("Tribune", "Bank") makes it one: there every word
+    is capitalised ("Chicago Football Fans")."""
     if j < len(raw):
         nxt = raw[j]
         last = raw[j - 1]
         # a full stop after the name ends a sentence; the dots of "U.S." end nothing ("U.S.
         # Department of Commerce")
         ended = last[-1:] in _BREAK_AFTER or (last.endswith(".") and bare_word(last) not in gaz.short_forms)
-        if not ended and _capitalised(nxt) and bare_word(nxt).lower().rstrip(".") not in gaz.seat_words:
+        word = bare_word(nxt).lower().rstrip(".")
+        if not ended and _capitalised(nxt) and word not in gaz.seat_words and \
+                (not org_words or not _headline(raw) or any(bare_word(w).lower().rstrip(".") in org_words
+                                                          for w in raw[j:])):
             return True
         # "Houston, Sam": a first name after the comma inverts a person's name
         bare = bare_word(nxt).rstrip(".")
@@ -186,7 +200,7 @@ def _part_of_longer_name(gaz: Gazetteer, raw: list[str], i: int, j: int, state_n
 
 
 def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset[str] = frozenset(),
-                        segs: list[list[int]] | None = None) -> list[Hit]:
+                        segs: list[list[int]] | None = None, org_words: frozenset[str] = frozenset()) -> list[Hit]:
     """Countries, their short forms and large cities, each inside one segment of a line (a
     cell or a column; ``segs``: the page's ``line_segments`` when the caller has them), that
     are not a word of a longer name."""
@@ -204,7 +218,7 @@ def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset
             if not n:
                 i += 1
                 continue
-            if not _part_of_longer_name(gaz, raw, i, i + n, state_names):
+            if not _part_of_longer_name(gaz, raw, i, i + n, state_names, org_words):
                 start = layout.offsets[seg[i]][0]
                 end = layout.offsets[seg[i + n - 1]][1]
                 while start < end and text[start] in _LEADING:

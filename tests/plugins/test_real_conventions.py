@@ -670,3 +670,15 @@ def test_a_handwritten_fill_in_of_a_date_caption_is_a_date():
 def test_print_beside_a_date_caption_is_no_handwritten_date(words):
     from redactor_plugins.rules.handwritten_dates import captioned_date_hits
     assert captioned_date_hits(page_view(_words_page(words))) == []
+
+
+@pytest.mark.parametrize("row, place", [("ALTERNATIVES: Los Angeles Football Fans", "Los Angeles"),
+                                        ("Chicago Football Fans", "Chicago"),
+                                        ("The Chicago Tribune Sports Desk", None),
+                                        ("Houston Chronicle", None)])
+def test_a_city_in_a_title_case_cell_is_a_place_unless_an_organisation_word_follows(rules, row, place):
+    """An ad's headline capitalises every word ("Los Angeles Football Fans"): a capital after
+    the city says nothing there; an organisation word after it does ("Chicago Tribune")."""
+    page = page_from_rows([row])
+    places = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "LOCATION"}
+    assert (place in places) if place else not places, places
