@@ -215,12 +215,17 @@ def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset
         i = 0
         while i < len(raw):
             n = place_at(gaz, raw, i, mixed)
+            words, extra = raw, 0
+            if not n and _split_capital(layout, seg, i):
+                words = raw[:i] + [raw[i] + raw[i + 1]] + raw[i + 2:]
+                n = place_at(gaz, words, i, mixed)
+                extra = 1 if n else 0
             if not n:
                 i += 1
                 continue
-            if not _part_of_longer_name(gaz, raw, i, i + n, state_names, org_words):
+            if not _part_of_longer_name(gaz, words, i, i + n, state_names, org_words):
                 start = layout.offsets[seg[i]][0]
-                end = layout.offsets[seg[i + n - 1]][1]
+                end = layout.offsets[seg[i + n - 1 + extra]][1]
                 while start < end and text[start] in _LEADING:
                     start += 1
                 while end > start and text[end - 1] in _TRAILING:
@@ -229,6 +234,18 @@ def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset
                 if text[end - 1] == "." and text[start:end] not in gaz.short_forms:
                     end -= 1
                 out.append(Hit("place_gazetteer", start, end, SCORE_GAZETTEER))
-            i += n
+            i += n + extra
     return out
+
+
+def _split_capital(layout: PageView, seg: list[int], i: int) -> bool:
+    """Whether word i of the segment is a capital OCR split off its word ("E gypt"): a
+    typewriter's wide capital leaves a gap OCR takes for a space. One capital (not the
+    words "A" and "I"), then a word in small letters right beside it."""
+    if i + 1 >= len(seg):
+        return False
+    a, b = layout.words[seg[i]], layout.words[seg[i + 1]]
+    if not (len(a.text) == 1 and a.text.isupper() and a.text not in "AI" and b.text[:1].islower()):
+        return False
+    return b.bbox[0] - a.bbox[2] <= 0.5 * (a.bbox[3] - a.bbox[1])
 

@@ -682,3 +682,13 @@ def test_a_city_in_a_title_case_cell_is_a_place_unless_an_organisation_word_foll
     page = page_from_rows([row])
     places = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "LOCATION"}
     assert (place in places) if place else not places, places
+
+
+def test_a_country_whose_capital_ocr_split_off_is_still_the_country(rules):
+    """A typewriter's wide capital leaves a gap OCR reads as a space ("E gypt),")."""
+    page = _words_page([("offices", (560, 120, 620, 141), 95.0, 0), ("in", (630, 120, 672, 141), 95.0, 0),
+                        ("E", (679, 119, 690, 141), 90.0, 0), ("gypt),", (692, 119, 742, 141), 90.0, 0),
+                        ("I", (20, 200, 26, 221), 95.0, 1), ("taly", (28, 200, 70, 221), 95.0, 1),
+                        ("A", (20, 260, 30, 281), 95.0, 2), ("merica", (80, 260, 140, 281), 95.0, 2)])
+    places = {s.text for s in rules.detect(page) if s.type == "LOCATION"}
+    assert "E gypt" in places and not any("taly" in p or "merica" in p for p in places), places
