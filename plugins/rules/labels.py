@@ -69,6 +69,7 @@ class LabelRules(LabelGeometry):
         clear_stops, self.stop_starts = stop_starts(layout, lex)
         self.terminators |= clear_stops
         self.label_words = {w for lh in self.labels if lh.strong for w in lh.words}
+        self._caption_words = {w for lh in self.labels for w in lh.words}
         # a label that names nothing where it stands (a strict one-letter label like "W",
         # the work phone's, without its colon: the initial in "Cook, Regina W.") ends nothing
         self.label_starts = {lh.start for lh in self.labels if self._groups(lh)}
@@ -316,7 +317,13 @@ class LabelRules(LabelGeometry):
         for lh, found in weak:
             if not any(s <= lh.start < e for s, e in addresses):
                 hits.extend(found)
-        return hits
+        # a caption's "value" that is itself a caption: a form's header row of several
+        # captions ("NAME, AFFILIATION" over "ADDRESS, CITY, STATE, ZIP") names no value
+        return [h for h in hits if not self._only_captions(h)]
+
+    def _only_captions(self, hit: Hit) -> bool:
+        words = self.layout.words_in(hit.start, hit.end)
+        return bool(words) and all(w in self._caption_words for w in words)
 
     def _copy_list(self, first: Hit) -> list[Hit]:
         """The recipients listed under the first one of a copy list, aligned with it."""

@@ -692,3 +692,45 @@ def test_a_country_whose_capital_ocr_split_off_is_still_the_country(rules):
                         ("A", (20, 260, 30, 281), 95.0, 2), ("merica", (80, 260, 140, 281), 95.0, 2)])
     places = {s.text for s in rules.detect(page) if s.type == "LOCATION"}
     assert "E gypt" in places and not any("taly" in p or "merica" in p for p in places), places
+
+
+# Tesseract's words of two header rows of real dev funsd-0060262650 ("NAME, AFFILIATION" over
+# "ADDRESS, CITY, STATE, ZIP", filled in once, blank once): (text, box, conf, line, block)
+HEADER_ROWS = [
+    ('‘AMEMazvin', (13, 167, 374, 181), 20.0, 8, 3),
+    ('A,', (128, 165, 147, 187), 82.0, 8, 3),
+    ('Kastenbawm', (156, 165, 248, 187), 54.0, 8, 3),
+    ('000', (264, 165, 374, 187), 46.0, 8, 3),
+    ('AFFILIATION', (373, 170, 449, 180), 59.0, 8, 3),
+    ('DDRESS1875', (13, 195, 358, 211), 42.0, 9, 3),
+    ('Eve', (110, 193, 138, 215), 93.0, 9, 3),
+    ('Street', (146, 193, 202, 215), 95.0, 9, 3),
+    ('NW', (211, 193, 229, 215), 93.0, 9, 3),
+    ('Suite', (237, 193, 283, 215), 93.0, 9, 3),
+    ('$00', (293, 193, 318, 215), 82.0, 9, 3),
+    ('crry,', (325, 193, 358, 215), 89.0, 9, 3),
+    ('STATE.', (362, 199, 401, 210), 76.0, 9, 3),
+    ('ZIP', (405, 199, 424, 209), 91.0, 9, 3),
+    ('20006', (573, 194, 616, 206), 96.0, 9, 3),
+    ('‘O-ORGANIZER', (13, 227, 105, 238), 72.0, 10, 4),
+    ('(If', (108, 220, 121, 243), 65.0, 10, 4),
+    ('applicable):', (123, 228, 184, 240), 89.0, 10, 4),
+    ('TELEPHONE', (447, 228, 521, 238), 79.0, 10, 4),
+    ('tare', (532, 238, 554, 252), 8.0, 11, 4),
+    ('a', (569, 242, 571, 245), 0.0, 11, 4),
+    ('“(heme', (606, 236, 644, 246), 37.0, 11, 4),
+    ('‘AME,', (13, 257, 47, 267), 76.0, 12, 4),
+    ('AFFILIATION', (373, 257, 450, 268), 96.0, 12, 4),
+    ('DDRESS.', (13, 286, 68, 297), 47.0, 13, 4),
+    ('CITY,', (327, 287, 358, 298), 96.0, 13, 4),
+    ('STATE,', (362, 287, 402, 298), 95.0, 13, 4),
+    ('ZIP', (406, 287, 424, 296), 94.0, 13, 4)]
+
+
+def test_a_caption_under_a_caption_is_no_value(rules):
+    """A form's header rows of captions: the caption under another ("ZIP" under
+    "AFFILIATION", "STATE, ZIP" after "CITY,") names no value of it."""
+    words = tuple(WordBox(t, b, c, ln, bl) for t, b, c, ln, bl in HEADER_ROWS)
+    page = OcrPage(762, 1000, words, "test")
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert not any(v.startswith(("ZIP", "STATE")) for _, v in found), found
