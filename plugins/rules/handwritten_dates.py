@@ -23,7 +23,7 @@ import re
 
 from redactor.plugin_api import PageView
 
-from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.hits import Hit, trim
 from redactor_plugins.rules.values import is_common_word
 
 RULE = "jurat_date"
@@ -90,11 +90,7 @@ def jurat_date_hits(layout: PageView) -> list[Hit]:
                     and words[ids[last + 1]].bbox[0] - words[ids[last]].bbox[2] <= layout.text_height * 2:
                 last += 1
             first = this + 1
-            start, end = layout.offsets[ids[first]][0], layout.offsets[ids[last]][1]
-            while start < end and text[start] in "_-,.( ":
-                start += 1
-            while end > start and text[end - 1] in "_-,.) ":
-                end -= 1
+            start, end = trim(text, layout.offsets[ids[first]][0], layout.offsets[ids[last]][1], "_-,.() ")
             out.append(Hit(RULE, start, end, SCORE))
     return out
 
@@ -148,11 +144,7 @@ def captioned_date_hits(layout: PageView) -> list[Hit]:
             else:
                 runs.append([i])
         for run in runs:
-            start, end = layout.offsets[run[0]][0], layout.offsets[run[-1]][1]
-            while start < end and text[start] in "_-,.:;( ":
-                start += 1
-            while end > start and text[end - 1] in "_-,.:;) ":
-                end -= 1
+            start, end = trim(text, layout.offsets[run[0]][0], layout.offsets[run[-1]][1], "_-,.:;() ")
             if start < end:
                 out.append(Hit(CAPTION_RULE, start, end, CAPTION_SCORE))
     return out
