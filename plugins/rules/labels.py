@@ -69,7 +69,6 @@ class LabelRules(LabelGeometry):
         clear_stops, self.stop_starts = stop_starts(layout, lex)
         self.terminators |= clear_stops
         self.label_words = {w for lh in self.labels if lh.strong for w in lh.words}
-        self._caption_words = {w for lh in self.labels for w in lh.words}
         # a label that names nothing where it stands (a strict one-letter label like "W",
         # the work phone's, without its colon: the initial in "Cook, Regina W.") ends nothing
         self.label_starts = {lh.start for lh in self.labels if self._groups(lh)}
@@ -322,8 +321,14 @@ class LabelRules(LabelGeometry):
         return [h for h in hits if not self._only_captions(h)]
 
     def _only_captions(self, hit: Hit) -> bool:
-        words = self.layout.words_in(hit.start, hit.end)
-        return bool(words) and all(w in self._caption_words for w in words)
+        """Whether every letter and digit of the hit lies inside a caption's own characters
+        (a value glued to its caption, "Ph#555-234-5678", lies outside it)."""
+        inside = [False] * (hit.end - hit.start)
+        for lh in self.labels:
+            for k in range(max(lh.start, hit.start), min(lh.end, hit.end)):
+                inside[k - hit.start] = True
+        chars = [k for k in range(hit.end - hit.start) if self.text[hit.start + k].isalnum()]
+        return bool(chars) and all(inside[k] for k in chars)
 
     def _copy_list(self, first: Hit) -> list[Hit]:
         """The recipients listed under the first one of a copy list, aligned with it."""
