@@ -70,8 +70,12 @@ def stamp_marks(text: str) -> set[str]:
     return marks
 
 
-def stamp_score(text: str) -> int:
-    """How many marks of a time stamp a reading holds; 0 unless it has a month or AM/PM and a
-    second mark beside it."""
-    marks = stamp_marks(text)
+def marks_score(marks: set[str]) -> int:
+    """How many marks of a time stamp there are; 0 unless a month or AM/PM is among them with
+    a second mark beside it."""
     return len(marks) if marks & {"month", "meridiem"} and len(marks) >= 2 else 0
+
+
+def stamp_score(text: str) -> int:
+    """How many marks of a time stamp a reading holds (``marks_score``)."""
+    return marks_score(stamp_marks(text))

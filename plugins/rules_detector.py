@@ -30,6 +30,7 @@ from redactor_plugins.rules.people import INITIAL_WORD, INITIALS_GAP
 from redactor_plugins.rules.org_names import distinguished_name_hits, short_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits, table_row_with_ratio
+from redactor_plugins.rules.place_lists import place_list_hits
 from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
 from redactor_plugins.rules.page_stamps import is_form_control_number, is_form_date, is_page_stamp
 from redactor_plugins.rules.values import is_common_word
@@ -326,7 +327,7 @@ class RulesDetector(Detector):
             hits += find_organization_hits(layout, self.org_forms) + distinguished_name_hits(page.text) + \
                 conduit_hits(page.text)
         if "places" not in off:
-            hits += find_place_hits(layout, self.vocab)
+            hits += find_place_hits(layout, self.vocab) + place_list_hits(layout)
         # a state code read as a label ("Boise, ID 83702") names no identifier: a number
         # inside an address block is the address's
         addresses = [h for h in hits if h.rule.startswith("address_")]

@@ -16,7 +16,8 @@ time ("$8 JUN | lO: 16", "SIAUG IA PH 2"). So:
    at its own width (``READS``), all in one Tesseract run.
 3. **Grammar**: a line whose best reading has a month or AM/PM and, beside it, a second
    mark of a time stamp (a month, AM/PM, a clock time, two numbers) is the stamp's date
-   (``plugins._stamp_grammar.stamp_marks``).
+   (``plugins._stamp_grammar.stamp_marks``); failing one such reading, the marks of all its
+   readings together.
 4. **Box**: the line's own ink, taken back to the page, grown along the line over unread ink
    in its band (a time set apart from the date, "PM   4:57"), not over the stamp's other
    lines: the date is the identifier, "REGISTRATION UNIT" is the registry's.
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from redactor.plugin_api import OcrPage, Redaction, VisualDetector
-from redactor_plugins._stamp_grammar import stamp_score
+from redactor_plugins._stamp_grammar import marks_score, stamp_marks, stamp_score
 from redactor_plugins.visual_common import gray_of, text_height, words_of
 
 MIN_LENGTH = 5.0       # a line this many letter heights long at least ("98 JUN 19": 9 glyphs)
@@ -239,6 +240,12 @@ class TimeStampDetector(VisualDetector):
         best: dict[int, tuple[int, str, Line]] = {}
         for line, texts in zip(lines, readings):
             score, text = max((stamp_score(t), t) for t in texts)
+            if not score:
+                # a worn face reads differently at each size, each reading true in a part
+                # ("7M4 MAN D7" has the month, "704 LEN 27" the numbers of "2006 JAN 27"):
+                # the line's marks are those of all its readings
+                score = marks_score(set().union(*(stamp_marks(t) for t in texts)))
+                text = " / ".join(texts)
             if score and (line.block not in best or score > best[line.block][0]):
                 best[line.block] = (score, text, line)
         if not best:

@@ -734,3 +734,77 @@ def test_a_caption_under_a_caption_is_no_value(rules):
     page = OcrPage(762, 1000, words, "test")
     found = {(s.type, s.text) for s in rules.detect(page)}
     assert not any(v.startswith(("ZIP", "STATE")) for _, v in found), found
+
+
+# OCR words of a FARA supplemental statement's items 9 and 10 as Tesseract read a real
+# filing: the printed questions, and a hand's list of states under item 10 (garbled).
+FARA_PLACES_QUESTION = [
+    ("9.", (72, 912, 90, 928), 95.0, 0), ("List", (96, 912, 130, 928), 95.0, 0),
+    ("addresses", (136, 912, 214, 928), 95.0, 0), ("transmitted:", (220, 910, 318, 927), 95.0, 0),
+    ("10.", (677, 890, 703, 906), 95.0, 0), ("List", (712, 890, 743, 906), 95.0, 0),
+    ("states", (750, 890, 800, 906), 95.0, 0), ("and", (806, 890, 836, 906), 95.0, 0),
+    ("territories", (842, 890, 920, 906), 95.0, 0), ("of", (926, 890, 944, 906), 95.0, 0),
+    ("the", (950, 890, 976, 906), 95.0, 0), ("United", (982, 890, 1030, 906), 95.0, 0),
+    ("States", (1036, 890, 1086, 906), 95.0, 0), ("to", (1092, 890, 1108, 906), 95.0, 0),
+    ("which", (1114, 890, 1160, 906), 95.0, 0),
+    ("material", (711, 912, 777, 928), 95.0, 1), ("was", (787, 916, 816, 928), 95.0, 1),
+    ("transmitted:", (825, 910, 923, 927), 95.0, 1),
+]
+FARA_PLACES_ANSWER = [
+    ("District", (661, 941, 770, 970), 40.0, 2), ("of", (798, 940, 824, 979), 56.0, 2),
+    ("CoLatn", (857, 936, 957, 981), 15.0, 2), ("gin,", (964, 947, 1018, 971), 15.0, 2),
+    ("NE", (1045, 943, 1078, 965), 56.0, 2), ("WYRE,", (1089, 942, 1173, 967), 56.0, 2),
+    ("TEXAS", (1188, 942, 1264, 964), 68.0, 2),
+    ("MASS", (666, 981, 746, 1001), 78.0, 3), ("A", (735, 975, 749, 1007), 57.0, 3),
+    ("CHUSE", (758, 975, 826, 1001), 57.0, 3), ("TIS,", (834, 974, 873, 1007), 61.0, 3),
+    ("PEM", (902, 977, 951, 1002), 17.0, 3), ("NSEL", (958, 969, 1024, 1006), 0.0, 3),
+    ("VANIA,", (1034, 973, 1127, 994), 68.0, 3), ("G", (1142, 971, 1157, 990), 28.0, 3),
+    ("G0K", (1164, 957, 1199, 989), 0.0, 3),
+    ("11.", (72, 1117, 96, 1131), 87.0, 4), ("Types", (105, 1116, 154, 1136), 96.0, 4),
+    ("of", (162, 1116, 180, 1131), 96.0, 4), ("recipients", (187, 1114, 266, 1135), 96.0, 4),
+    ("12.", (677, 1111, 703, 1126), 68.0, 4), ("List", (712, 1110, 743, 1126), 68.0, 4),
+    ("names", (757, 1114, 809, 1126), 96.0, 4), ("of", (958, 1108, 976, 1124), 95.0, 4),
+    ("persons,", (988, 1112, 1050, 1128), 96.0, 4), ("organizations", (1096, 1107, 1206, 1127), 96.0, 4),
+]
+
+
+def _wide_page(words) -> OcrPage:
+    return OcrPage(1272, 2100, tuple(WordBox(t, b, c, ln, ln) for t, b, c, ln in words), "test")
+
+
+def test_the_places_a_form_asks_to_be_listed_are_locations_however_read():
+    """Item 10 of a FARA supplemental statement asks for the states material went to: each
+    comma-parted item of the hand's answer is a place, OCR's garbage or not; the list ends at
+    the form's next numbered item ("12. List names ... persons," is not an answer)."""
+    from redactor_plugins.rules.place_lists import place_list_hits
+    page = _wide_page(FARA_PLACES_QUESTION + FARA_PLACES_ANSWER)
+    got = [page.text[h.start:h.end] for h in place_list_hits(page_view(page))]
+    assert got == ["District of CoLatn gin", "NE WYRE", "TEXAS", "MASS A CHUSE TIS", "PEM NSEL VANIA",
+                   "G G0K"], got
+    spans = {(s.type, s.text) for s in RulesDetector().detect(page)}
+    assert ("LOCATION", "PEM NSEL VANIA") in spans and ("LOCATION", "G G0K") in spans, spans
+
+
+@pytest.mark.parametrize("answer", [
+    # a generic answer names no place in particular
+    [("All", (140, 700, 170, 716), 95.0, 2), ("U.S.", (176, 700, 210, 716), 95.0, 2),
+     ("States,", (216, 700, 270, 716), 95.0, 2), ("territories", (276, 700, 360, 716), 95.0, 2)],
+    # a form's printed options to tick, no commas: the form's words, not an answer
+    [("Alabama", (140, 700, 210, 716), 95.0, 2), ("x", (216, 700, 226, 716), 60.0, 2),
+     ("Louisiana", (300, 700, 380, 716), 95.0, 2), ("Alaska", (140, 722, 200, 738), 95.0, 3),
+     ("Maine", (300, 722, 350, 738), 95.0, 3)],
+])
+def test_a_places_question_without_a_listed_place_gives_none(answer):
+    from redactor_plugins.rules.place_lists import place_list_hits
+    question = [("STATES", (140, 670, 200, 686), 95.0, 0), ("AND", (206, 670, 240, 686), 95.0, 0),
+                ("CITIES", (246, 670, 300, 686), 95.0, 0), ("SELECTED:", (306, 670, 390, 686), 95.0, 0)]
+    page = _wide_page(question + answer)
+    assert place_list_hits(page_view(page)) == []
+
+
+def test_the_united_states_in_a_sentence_asks_for_no_places():
+    from redactor_plugins.rules.place_lists import place_list_hits
+    page = _wide_page([("within", (100, 600, 150, 616), 95.0, 0), ("the", (156, 600, 180, 616), 95.0, 0),
+                       ("United", (186, 600, 240, 616), 95.0, 0), ("States:", (246, 600, 300, 616), 95.0, 0),
+                       ("Paris,", (100, 630, 150, 646), 95.0, 1), ("Rome", (156, 630, 200, 646), 95.0, 1)])
+    assert place_list_hits(page_view(page)) == []

@@ -99,3 +99,15 @@ def test_a_worn_stamp_reading_shows_its_marks(reading, marks):
 ])
 def test_readings_without_a_stamps_grammar_score_nothing(reading):
     assert stamp_score(reading) == 0
+
+
+def test_a_stamps_marks_may_come_from_its_several_readings():
+    """"2006 JAN 27" in a worn face as Tesseract read it at each of the detector's sizes on a
+    real dev scan: no reading alone has a month and a second mark, together they have; two
+    readings of the registry's words together still have none."""
+    from redactor_plugins._stamp_grammar import marks_score
+    readings = ["TRE LEN O7", "7M4 MAN D7", "704 LEN 27"]
+    assert max(stamp_score(r) for r in readings) == 0
+    assert marks_score(set().union(*(stamp_marks(r) for r in readings))) == 2
+    words = ["CRM/ISS/REGISTRATION UNIT", "CRMISS REGISTRATION UNT", "REGISTRATION 2"]
+    assert marks_score(set().union(*(stamp_marks(r) for r in words))) == 0
