@@ -38,7 +38,8 @@ EMPLOYER_ZIPF = 3.5
 SCORE_EMPLOYER = 0.6
 _EMPLOYER_ROLE = re.compile(
     r"(?<![\w&'’-])(?P<name>[A-Z][a-z]{2,}|[A-Z]{3,})[ ]+"
-    r"(?:(?:Sales|SALES|Service|SERVICE|Field|FIELD|Account|ACCOUNT|Territory|TERRITORY)[ ]+)?"
+    # the role wraps at a line's end as often as not ("THE LORILLARD SALES / REPRESENTATIVE")
+    r"(?:(?:Sales|SALES|Service|SERVICE|Field|FIELD|Account|ACCOUNT|Territory|TERRITORY)[ \n]+)?"
     r"(?:Representatives?|REPRESENTATIVES?|Reps?|REPS?|Salesm[ae]n|SALESM[AE]N|Dealers?|DEALERS?|Distributors?|DISTRIBUTORS?)"
     r"(?![\w])")
 _FOLLOWED_BY_NAME = re.compile(r"[ ]+(?:[A-Z][a-z]|[A-Z]{2})")
@@ -212,13 +213,16 @@ def distinguished_name_hits(text: str) -> list[Hit]:
             for m in _DN_ORG.finditer(text) if any(c.isalpha() for c in m.group("org"))]
 
 
-def employer_hits(text: str, forms: OrganizationForms) -> list[tuple[int, int]]:
+def employer_hits(text: str, forms: OrganizationForms, wrapped: bool = False) -> list[tuple[int, int]]:
     """The company before its people's role ("Lorillard Sales Representative"): a
-    capitalised word English rarely uses, no person's given name and no label or role word."""
+    capitalised word English rarely uses, no person's given name and no label or role word.
+    ``wrapped``: only those whose role runs on to the next line (page text)."""
     from wordfreq import zipf_frequency
 
     out = []
     for m in _EMPLOYER_ROLE.finditer(text):
+        if wrapped != ("\n" in m.group()):
+            continue
         name = m.group("name")
         low = name.lower()
         if low in forms.not_name | forms.roles | forms.org_words or name.upper() in given_names() or \

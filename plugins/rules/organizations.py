@@ -142,6 +142,8 @@ def find_organization_hits(layout: PageView, forms: OrganizationForms) -> list[H
         start, end = layout.span_of_words(seg)
         out += [Hit(h.rule, h.start + start, h.end + start, h.score)
                 for h in find_organization_hits_in_text(mend_misread_org_words(text[start:end], forms), forms)]
+    # a company's sales force named over a line's end ("THE LORILLARD SALES / REPRESENTATIVE")
+    out += [Hit("org_employer", s, e, SCORE_EMPLOYER) for s, e in employer_hits(text, forms, wrapped=True)]
     return out
 
 

@@ -635,6 +635,12 @@ def test_the_company_before_its_representatives_role_is_an_organization(rules, r
     assert (firm in orgs) if firm else not orgs, orgs
 
 
+def test_the_representatives_role_may_wrap_to_the_next_line(rules):
+    page = page_from_rows(["DISPLAYS MUST BE AVAILABLE FOR THE LORILLARD SALES", "REPRESENTATIVE TO ASSEMBLE"])
+    orgs = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "ORGANIZATION"}
+    assert orgs == {"LORILLARD"}, orgs
+
+
 def _words_page(words) -> OcrPage:
     """A page of (text, box, conf, line) words, the text built the way OCR pages build it."""
     boxes = tuple(WordBox(t, b, c, ln, ln) for t, b, c, ln in words)
