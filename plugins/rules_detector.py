@@ -327,7 +327,10 @@ class RulesDetector(Detector):
             hits += find_organization_hits(layout, self.org_forms) + distinguished_name_hits(page.text) + \
                 conduit_hits(page.text)
         if "places" not in off:
-            hits += find_place_hits(layout, self.vocab) + place_list_hits(layout)
+            listed = place_list_hits(layout)
+            # "NE WYRE, TEXAS" in a list of states is two items, not a town and its state
+            hits += [h for h in find_place_hits(layout, self.vocab)
+                     if sum(p.start < h.end and h.start < p.end for p in listed) < 2] + listed
         # a state code read as a label ("Boise, ID 83702") names no identifier: a number
         # inside an address block is the address's
         addresses = [h for h in hits if h.rule.startswith("address_")]

@@ -24,9 +24,11 @@ def compile_place_regex(vocab: Vocab) -> re.Pattern:
     # a town as printed in running text ("Phillipston") or in the capitals of a typed
     # heading or a report's header ("LUBBOCK, TX"; one or two words)
     town = r"(?:(?:[A-Z][a-z'’.\-]+[ ]){0,2}[A-Z][a-z'’\-]+|(?:[A-Z]{3,}[ ])?[A-Z]{3,})"
+    # ... whose state is spelt out in the same capitals ("LOUISVILLE, KENTUCKY")
+    states = set(vocab.us_state_names) | {n.upper() for n in vocab.us_state_names}
     return re.compile(
         rf"(?<![\w,])(?P<place>{town}),[ ]"
-        rf"(?:(?:{_alt(vocab.us_states)})(?![\w.])|(?:{_alt(vocab.us_state_names)})(?![\w]))"
+        rf"(?:(?:{_alt(vocab.us_states)})(?![\w.])|(?:{_alt(states)})(?![\w]))"
         r"(?![ ,]*\d{3})")
 
 

@@ -789,6 +789,13 @@ def test_the_places_a_form_asks_to_be_listed_are_locations_however_read():
                    "G G0K"], got
     spans = {(s.type, s.text) for s in RulesDetector().detect(page)}
     assert ("LOCATION", "PEM NSEL VANIA") in spans and ("LOCATION", "G G0K") in spans, spans
+    # two items of the list are not read as a town and its state
+    assert not any("WYRE, TEXAS" in text for _, text in spans), spans
+
+
+def test_a_town_and_its_state_in_a_headings_capitals_are_a_place(rules):
+    page = page_from_rows([[(20, "STATIONS WHAS"), (300, "LOUISVILLE, KENTUCKY")]])
+    assert ("LOCATION", "LOUISVILLE, KENTUCKY") in {(s.type, s.text) for s in rules.detect(page)}
 
 
 @pytest.mark.parametrize("answer", [
