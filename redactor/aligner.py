@@ -203,7 +203,7 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
                                         sources=tuple(d for d in span.detector.split("+") if d)))
     redactions = merge_duplicates(redactions)
     if mode != "line":
-        redactions = merge_stacked_blocks(redactions)
+        redactions = merge_stacked_blocks(redactions, words=page.words)
     return Alignment(redactions, dropped)
 
 
@@ -244,9 +244,42 @@ _ROW_GAP_HEIGHTS = 2.2
 # sets its address lines with as much space between them as a line is high, and a
 # box's height (cap to descender) varies with the letters the line happens to hold.
 _STACK_GAP_HEIGHTS = 1.5
+# ... and the fill-in rows of a form's address fields this many (a row's pitch on a form is
+# a line and a half to two and a half of its text)
+_FORM_GAP_HEIGHTS = 2.5
+_ADDRESS_CAPTIONS = frozenset({"address", "street", "city", "town", "state", "province", "zip", "code",
+                               "zipcode", "postcode", "postal", "country", "county", "st", "apt", "suite"})
 
 
-def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> list[Redaction]:
+def _covers_other_text(whole: BBox, parts: Sequence[BBox], words) -> bool:
+    """Whether a word of the page other than the parts' own (its centre in none of them) lies
+    in ``whole`` with letters or digits: the address captions of a form's rows ("City",
+    "State", "Zip Code") are the block's own."""
+    for w in words:
+        cx, cy = (w.bbox[0] + w.bbox[2]) / 2, (w.bbox[1] + w.bbox[3]) / 2
+        if not (whole[0] <= cx <= whole[2] and whole[1] <= cy <= whole[3]):
+            continue
+        if any(p[0] <= cx <= p[2] and p[1] <= cy <= p[3] for p in parts):
+            continue
+        key = "".join(c for c in w.text.lower() if c.isalnum())
+        if key and key not in _ADDRESS_CAPTIONS:
+            return True
+    return False
+
+
+def _captioned_row(box: BBox, words) -> bool:
+    """Whether an address field's caption ("City", "State", "Zip Code") stands left of
+    ``box`` on its row: the row is a form's address field."""
+    for w in words:
+        cy = (w.bbox[1] + w.bbox[3]) / 2
+        if box[1] <= cy <= box[3] and w.bbox[2] <= box[0] + 1:
+            key = "".join(c for c in w.text.lower() if c.isalnum())
+            if key in _ADDRESS_CAPTIONS and key not in ("address", "street"):
+                return True
+    return False
+
+
+def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES, words=()) -> list[Redaction]:
     """Join redactions of a block type that stack in one column into one rectangle: an
     address whose street and city lines the detector found as two spans (because another
     column's text sits between them in reading order) is still one address block. Lines
@@ -254,7 +287,13 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> 
     ``_STACK_GAP_HEIGHTS`` text heights, and one rectangle hides little more than the two
     parts. A part just right of another on its row ("5874 Winters Pike," | "West Robert, MO
     79889", which OCR read as separate lines with other text between them) joins it the
-    same way."""
+    same way.
+
+    With the page's ``words``: a form sets its address fields on rows further apart ("Address
+    999 Grant Avenue" / "City Novato  State CA" / "Zip Code 94948"), up to
+    ``_FORM_GAP_HEIGHTS``, the lower one's row captioned as an address field; such parts, and
+    parts that stack or stand side by side, join when the one rectangle covers no other text
+    than the fields' captions, however much blank form it takes (blank paper hides nothing)."""
     out = list(redactions)
     merged = True
     while merged:
@@ -273,8 +312,12 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES) -> 
                 # scan gives one word a box twice as tall as its neighbours')
                 shared = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
                 beside = 0 <= b.bbox[0] - a.bbox[2] <= _ROW_GAP_HEIGHTS * h and shared >= h / 2
-                if ((stacked or beside)
-                        and _area(whole) <= _BLOCK_AREA_RATIO * (_area(a.bbox) + _area(b.bbox))):
+                small = _area(whole) <= _BLOCK_AREA_RATIO * (_area(a.bbox) + _area(b.bbox))
+                form_rows = bool(words) and a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and \
+                    -h <= gap <= _FORM_GAP_HEIGHTS * h and _captioned_row(b.bbox, words)
+                if ((stacked or beside) and small) or \
+                        ((stacked or beside or form_rows) and words and
+                         not _covers_other_text(whole, [a.bbox, b.bbox], words)):
                     value = a.value if a.value == b.value else f"{a.value}\n{b.value}"
                     out[i] = Redaction(whole, a.type, value, max(a.score, b.score),
                                        tuple(dict.fromkeys(a.sources + b.sources)))

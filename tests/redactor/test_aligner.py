@@ -148,6 +148,30 @@ def test_address_lines_set_a_line_height_apart_are_one_block():
     page, spans = _address_lines(gap=80)
     assert len(align_spans(page, spans).redactions) == 2
 
+def _form_address_rows(between=None):
+    # a form's address fields as a real scan lays them out (FUNSD): "Address" street row,
+    # "City" row two text heights below, each value right of its caption on a fill-in line
+    words = [WordBox("Address", (127, 295, 190, 306), 71.0, 0, 0), WordBox("999", (239, 294, 266, 307), 96.0, 0, 0),
+             WordBox("Grant", (276, 294, 322, 307), 95.0, 0, 0), WordBox("Avenue,", (331, 294, 393, 307), 95.0, 0, 0),
+             WordBox("P.O.", (406, 294, 439, 306), 94.0, 0, 0), WordBox("Box", (452, 293, 480, 306), 95.0, 0, 0),
+             WordBox("2109", (491, 292, 527, 303), 95.0, 0, 0),
+             WordBox("City.", (128, 322, 163, 341), 84.0, 1, 1), WordBox("Novato", (239, 325, 294, 338), 96.0, 1, 1),
+             WordBox("State", (472, 320, 518, 339), 96.0, 1, 1)]
+    if between:
+        words.append(WordBox(between, (330, 324, 420, 338), 96.0, 1, 1))
+    page = OcrPage(800, 1000, tuple(words), "test")
+    return page, [span_for(page, "999 Grant Avenue, P.O. Box 2109", "ADDRESS"), span_for(page, "Novato", "ADDRESS")]
+
+
+def test_a_forms_address_field_rows_are_one_block():
+    """Rows a form captions as address fields join over the blank form between them; other
+    text inside the rectangle keeps them apart."""
+    page, spans = _form_address_rows()
+    assert [r.bbox for r in align_spans(page, spans).redactions] == [(239.0, 292.0, 527.0, 338.0)]
+    page, spans = _form_address_rows(between="Confidential")
+    assert len(align_spans(page, spans).redactions) == 2
+
+
 def _comb_page():
     # "871 | 75 | 7808" in comb boxes: OCR reads each divider as a tall "|" word (one glued
     # to the digits after it), reaching far above and below the digits
