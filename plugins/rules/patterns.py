@@ -92,7 +92,7 @@ def _phone_national(t: str) -> bool:
 
 
 def _date_numeric(t: str) -> bool:
-    parts = [p for p in re.split(r"[/.\- ]+", t) if p]
+    parts = [p for p in re.split(r"[/.\- \[|(]+", t) if p]
     if len(parts) != 3:
         return False
     a, b, y = (int(p) for p in parts)

@@ -821,3 +821,13 @@ def test_the_united_states_in_a_sentence_asks_for_no_places():
                        ("United", (186, 600, 240, 616), 95.0, 0), ("States:", (246, 600, 300, 616), 95.0, 0),
                        ("Paris,", (100, 630, 150, 646), 95.0, 1), ("Rome", (156, 630, 200, 646), 95.0, 1)])
     assert place_list_hits(page_view(page)) == []
+
+
+@pytest.mark.parametrize("row, date", [("Date 03/26 [2008 signed", "03/26 [2008"),   # a filing's hand date, read so
+                                       ("received 6|12/1995 by", "6|12/1995"),
+                                       ("reduced by 3/4 (1995) and", None),           # a fraction, a year
+                                       ("items [1] 3/4 [12] 2001", None)])
+def test_a_slash_read_as_a_bracket_or_bar_still_makes_a_date(rules, row, date):
+    page = page_from_rows([row])
+    dates = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "DATE"}
+    assert (date in dates) if date else not dates, dates
