@@ -19,6 +19,7 @@ from redactor_plugins.rules.address_blocks import find_address_hits
 from redactor_plugins.rules.notary import notary_numbers
 from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows, line_segments
 from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
+from redactor_plugins.rules.fax_headers import fax_sender_hits
 from redactor_plugins.rules.gazetteer import find_gazetteer_hits, load_gazetteer
 from redactor_plugins.rules.conduits import conduit_hits
 from redactor_plugins.rules.state_bodies import state_body_hits
@@ -325,7 +326,7 @@ class RulesDetector(Detector):
             hits += find_name_hits(layout, self.vocab, self.labels)
         if "organizations" not in off:
             hits += find_organization_hits(layout, self.org_forms) + distinguished_name_hits(page.text) + \
-                conduit_hits(page.text)
+                conduit_hits(page.text) + fax_sender_hits(layout)
         if "places" not in off:
             listed = place_list_hits(layout)
             # "NE WYRE, TEXAS" in a list of states is two items, not a town and its state

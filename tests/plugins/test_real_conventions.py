@@ -831,3 +831,18 @@ def test_a_slash_read_as_a_bracket_or_bar_still_makes_a_date(rules, row, date):
     page = page_from_rows([row])
     dates = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "DATE"}
     assert (date in dates) if date else not dates, dates
+
+
+@pytest.mark.parametrize("row, sender", [
+    # fax transmission lines as Tesseract read them on real FUNSD pages
+    ("09/07/35 15:48 317 3450971 LORILLARD ; @o01/002", "LORILLARD"),
+    ("12/08/37 09:01 FAX 1 732 583 8977 LORILLARD TOB CO +++ NYO - SALES 002/003", "LORILLARD TOB CO"),
+    # a log line with a date and a time but no station number names no sender
+    ("12/08/97 09:01 MEETING WITH SALES", None)])
+def test_the_station_a_fax_header_names_is_the_sender_organization(rules, row, sender):
+    from redactor_plugins.rules.fax_headers import fax_sender_hits
+    page = page_from_rows([row])
+    got = [page.text[h.start:h.end] for h in fax_sender_hits(page_view(page))]
+    assert got == ([sender] if sender else []), got
+    if sender:
+        assert ("ORGANIZATION", sender) in {(s.type, s.text) for s in rules.detect(page)}
