@@ -27,6 +27,10 @@ WORD_GAP = 2.0       # the parts of one printed date stand within 2 line heights
 MONTH_NAMES = frozenset({"JANUARY", "FEBRUARY", "MARCH", "APRIL", "JUNE", "JULY", "AUGUST", "SEPT",
                          "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER"})
 _CLOCK_MERIDIEM = re.compile(r"^\d{1,2}[:.;]\d{2}[AP]M$")     # "05:49PM", a fax header's time
+# a clock time OCR garbled, its AM/PM still read at its end ("AGPM"); unsure words only
+_MERIDIEM_END = re.compile(r"[^\W_]{1,6}[AP]M$")
+TAIL_WORDS = 2
+TAIL_CONF = 60.0
 _APOSTROPHE_YEAR = re.compile(r"^['’`]\d{2}$")       # "'80", the year as stamps abbreviate it
 
 
@@ -62,6 +66,21 @@ def _month_word(text: str) -> str | None:
     return "exact" if t.upper() in MONTHS or t.upper() in MONTH_NAMES else "worn"
 
 
+def _time_tail(layout: PageView, ids: list[int], last: int, gap: float) -> int:
+    """The date's run grown over a clock time OCR turned into unsure garbage that still ends
+    in AM or PM ("NOV 12 796 BS! AGPM" for "NOV 12 '96 05:49PM", a fax header's stamp): at
+    most TAIL_WORDS unsure words, the last one ending so."""
+    words = layout.words
+    for n in range(1, TAIL_WORDS + 1):
+        j = last + n
+        if j >= len(ids) or not 0 <= words[ids[j]].conf < TAIL_CONF or \
+                words[ids[j]].bbox[0] - words[ids[j - 1]].bbox[2] > gap:
+            return last
+        if _MERIDIEM_END.search(words[ids[j]].text.rstrip(").,;]")):
+            return j
+    return last
+
+
 def worn_date_hits(layout: PageView) -> list[Hit]:
     """The printed dates of the page's lines whose month OCR may have read one off."""
     words, text = layout.words, layout.page.text
@@ -80,6 +99,7 @@ def worn_date_hits(layout: PageView) -> list[Hit]:
             while first - 1 >= 0 and k - first < MAX_BEFORE and _datish(words[ids[first - 1]].text) \
                     and words[ids[first]].bbox[0] - words[ids[first - 1]].bbox[2] <= gap:
                 first -= 1
+            last = _time_tail(layout, ids, last, gap)
             # the day stands right beside the month, before or after it
             beside = [ids[i] for i in (k - 1, k + 1) if first <= i <= last]
             if not any(_is_day(words[b].text) for b in beside):

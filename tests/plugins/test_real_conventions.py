@@ -846,3 +846,16 @@ def test_the_station_a_fax_header_names_is_the_sender_organization(rules, row, s
     assert got == ([sender] if sender else []), got
     if sender:
         assert ("ORGANIZATION", sender) in {(s.type, s.text) for s in rules.detect(page)}
+
+
+def test_a_worn_dates_garbled_clock_time_ending_in_pm_is_part_of_it():
+    """A fax memory report's "(NOV 12 '96 05:49PM)" as Tesseract read it: the time is unsure
+    garbage that still ends in "PM"; a sure word after a date is not taken."""
+    from redactor_plugins.rules.worn_dates import worn_date_hits
+    words = [("(NOV", (521, 68, 545, 87), 90.0, 0), ("12", (551, 75, 563, 83), 81.0, 0),
+             ("796", (572, 75, 590, 83), 61.0, 0), ("BS!", (605, 68, 621, 87), 33.0, 0),
+             ("AGPM", (625, 68, 648, 87), 30.0, 0)]
+    page = _words_page(words)
+    assert [page.text[h.start:h.end] for h in worn_date_hits(page_view(page))] == ["NOV 12 796 BS! AGPM"]
+    sure = _words_page(words[:3] + [("RAMP", (605, 68, 640, 87), 95.0, 0)])
+    assert [sure.text[h.start:h.end] for h in worn_date_hits(page_view(sure))] == ["NOV 12 796"]
