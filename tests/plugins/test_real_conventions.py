@@ -857,5 +857,5 @@ def test_a_worn_dates_garbled_clock_time_ending_in_pm_is_part_of_it():
              ("AGPM", (625, 68, 648, 87), 30.0, 0)]
     page = _words_page(words)
     assert [page.text[h.start:h.end] for h in worn_date_hits(page_view(page))] == ["NOV 12 796 BS! AGPM"]
-    sure = _words_page(words[:3] + [("RAMP", (605, 68, 640, 87), 95.0, 0)])
+    sure = _words_page(words[:3] + [("STREAM", (605, 68, 640, 87), 95.0, 0)])
     assert [sure.text[h.start:h.end] for h in worn_date_hits(page_view(sure))] == ["NOV 12 796"]
