@@ -11,7 +11,9 @@ time ("$8 JUN | lO: 16", "SIAUG IA PH 2"). So:
 
 1. **Lines**: blocks of ink running up or down the page (45 degrees or more off its lines)
    that no confident word covers (``_rotated_text.find_blocks``), turned upright both ways, cut into text lines by their
-   ink's profile; a line needs the length of a date (``MIN_LENGTH`` letter heights).
+   ink's profile; a line needs the length of a date (``MIN_LENGTH`` letter heights). A stamp
+   pressed upright ("NOV 3  2 01 PM 1967" over a filing's heading) is found by its letters:
+   unread ink taller than the body text, joined along its line (``upright_blocks``).
 2. **Read**: each line read widened (a condensed face read as a book face's proportions) and
    at its own width (``READS``), all in one Tesseract run.
 3. **Grammar**: a line whose best reading has a month or AM/PM and, beside it, a second
@@ -49,6 +51,9 @@ MIN_ANGLE = 45.0       # degrees off the page's lines: a time clock's line runs 
                        # margin (a stamp pressed at a slant by hand is the ``stamps`` plugin's);
                        # on the real dev scans the blocks under 45 degrees were a tilted
                        # address block, handwriting and a logo, read for nothing
+UPRIGHT_TALL = 1.3     # an upright stamp's letters are this many body text heights tall at least
+GLYPH_TALL = 3.0       # ... and at most this many each way (a logo, a signature's loop is bigger)
+JOIN_WIDE = 2.0        # its letters join along its line across gaps this many letter heights wide
 ROW_SHARE = 0.25       # a row belongs to a text line when it holds this share of the fullest row's ink
 EDGE_SHARE = 0.08      # ... and its edge rows down to this share
 
@@ -95,6 +100,56 @@ def block_lines(gray: np.ndarray, block, h: float, index: int) -> list[Line]:
             shift = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, float(a)]])
             out.append(Line(part, geo.compose(shift, back), float(tall), index))
     return out
+
+
+def upright_blocks(gray: np.ndarray, words, h: float) -> list[tuple]:
+    """Time stamps pressed upright (within MIN_ANGLE of the page's lines), as (block, the page
+    with only the stamp's letters on white, its letter height). A time clock's face is bigger
+    than typed text and spaced wide ("NOV 3  2 01 PM 1967" over a filing's heading), so the
+    page read gives fragments and the rotated-text blocks (joined at the body text's size)
+    break it into single letters. Its letters: ink no confident word covers, UPRIGHT_TALL to
+    GLYPH_TALL body heights tall, joined along a line by a kernel as wide as JOIN_WIDE of their
+    own height; a line needs MIN_LETTERS + 1 of them over MIN_LENGTH letter heights."""
+    import cv2
+
+    from redactor_plugins import _rotated_text as rotated
+    from redactor_plugins import _scan_cleanup as sc
+
+    mask = sc.merged_ink_mask(gray)
+    across, down = sc.long_runs(mask, h)
+    mask = cv2.subtract(mask, cv2.dilate(across | down, np.ones((3, 3), np.uint8)))
+    for w in words:
+        if rotated.is_confident(w.text, w.conf):
+            x0, y0, x1, y1 = (int(v) for v in w.bbox)
+            mask[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = 0
+    n, labels, stats = rotated._labelled(mask)
+    tall = (stats[1:, 3] >= UPRIGHT_TALL * h) & (stats[1:, 3] <= GLYPH_TALL * h) & (stats[1:, 2] <= GLYPH_TALL * h)
+    if int(tall.sum()) <= MIN_LETTERS:
+        return []
+    ids = np.nonzero(tall)[0] + 1
+    letters = np.isin(labels, ids).astype(np.uint8) * 255
+    del labels
+    letter = float(np.median(stats[ids, 3]))
+    joined = cv2.dilate(letters, np.ones((max(3, int(0.5 * letter)), max(3, int(JOIN_WIDE * letter))), np.uint8))
+    nb, groups, gstats = rotated._labelled(joined)
+    owner = groups[stats[ids, 1] + stats[ids, 3] // 2, stats[ids, 0] + stats[ids, 2] // 2]
+    face = np.where(letters > 0, gray, 255).astype(np.uint8)
+    out = []
+    for g in range(1, nb):
+        x, y, bw, bh = (int(v) for v in gstats[g, :4])
+        if int((owner == g).sum()) <= MIN_LETTERS or bw < MIN_LENGTH * letter:
+            continue
+        region = (groups[y:y + bh, x:x + bw] == g) & (letters[y:y + bh, x:x + bw] > 0)
+        ys, xs = np.nonzero(region)
+        angle, sure = rotated.line_angle(xs.astype(float), ys.astype(float), letter)
+        if abs(angle) >= MIN_ANGLE:
+            continue
+        contours, _ = cv2.findContours((groups[y:y + bh, x:x + bw] == g).astype(np.uint8),
+                                       cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(np.vstack(contours)) + np.array([x, y])
+        out.append((rotated.Block((x, y, x + bw, y + bh), hull.astype(np.int32), angle, sure,
+                                  int((owner == g).sum())), face, letter))
+    return out[:MAX_BLOCKS]
 
 
 def _bands(rows: np.ndarray, filled: np.ndarray) -> list[tuple[int, int]]:
@@ -230,8 +285,10 @@ class TimeStampDetector(VisualDetector):
         H, W = gray.shape
         h = text_height(words, H)
         seen = [(w.text, w.bbox, w.conf) for w in words]
-        blocks = [b for b in rotated.find_blocks(gray, seen, h) if abs(b.angle) >= MIN_ANGLE]
-        lines = [ln for i, b in enumerate(blocks[:MAX_BLOCKS]) for ln in block_lines(gray, b, h, i)]
+        blocks = [b for b in rotated.find_blocks(gray, seen, h) if abs(b.angle) >= MIN_ANGLE][:MAX_BLOCKS]
+        lines = [ln for i, b in enumerate(blocks) for ln in block_lines(gray, b, h, i)]
+        lines += [ln for i, (b, face, letter) in enumerate(upright_blocks(gray, words, h), start=len(blocks))
+                  for ln in block_lines(face, b, letter, i)]
         if not lines:
             return []
         readings = read_lines(self._reader(), lines)

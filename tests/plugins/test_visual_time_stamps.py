@@ -44,6 +44,27 @@ def stamp_page(lines: list[str], seed: int = 3):
     return img.convert("RGB"), (x + xs.min(), y + ys.min(), x + xs.max() + 1, y + ys.max() + 1)
 
 
+def upright_stamp_page(text: str, wear: float, width: int = 440, seed: int = 3):
+    """A filing's heading with a time-clock stamp pressed upright above it (1.5 degrees off):
+    a face twice the body's height, squeezed to 440 px, ``wear`` of its ink dropped in
+    specks. Returns the page and the box of the stamp's ink."""
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    body = ["AMENDMENT TO REGISTRATION STATEMENT", "Pursuant to the Foreign Agents Registration Act",
+            "of 1938, as amended, the registrant files the", "statement required by the Act."]
+    for i, t in enumerate(body):
+        d.text((110, 300 + 40 * i), t, font=font, fill=0)
+    strip = Image.new("L", (900, 70), 255)
+    ImageDraw.Draw(strip).text((4, 4), text, font=ImageFont.truetype(FONT, 48), fill=0)
+    a = np.asarray(strip.resize((width, 70))).copy()
+    a[(a < 128) & (np.random.default_rng(seed).random(a.shape) < wear)] = 255
+    strip = Image.fromarray(a).rotate(1.5, expand=True, fillcolor=255)
+    img.paste(strip, (110, 180))
+    ys, xs = np.nonzero(np.asarray(strip) < 128)
+    return img.convert("RGB"), (110 + xs.min(), 180 + ys.min(), 110 + xs.max() + 1, 180 + ys.max() + 1)
+
+
 @pytest.fixture(scope="module")
 def page_ocr():
     return TesseractOcr()
@@ -111,3 +132,20 @@ def test_a_stamps_marks_may_come_from_its_several_readings():
     assert marks_score(set().union(*(stamp_marks(r) for r in readings))) == 2
     words = ["CRM/ISS/REGISTRATION UNIT", "CRMISS REGISTRATION UNT", "REGISTRATION 2"]
     assert marks_score(set().union(*(stamp_marks(r) for r in words))) == 0
+
+
+def test_a_worn_stamp_pressed_upright_is_a_date(page_ocr):
+    """A received stamp pressed square to the page, as on a FARA filing ("NOV 3 2 01 PM 1967"
+    over its heading): the page read gets only unsure fragments of it; its big, widely spaced
+    letters are joined into a line and read."""
+    image, stamp = upright_stamp_page("NOV  3   2 01 PM  1967", wear=0.3)
+    page = page_ocr.read(image)
+    assert not [w.text for w in page.words if w.bbox[3] < 260 and w.conf >= 80], "read by the page OCR"
+    found = registry.create("visual", "time_stamps").find(image, page)
+    assert [r.type for r in found] == ["DATE"]
+    assert iou(found[0].bbox, stamp) >= 0.8
+
+
+def test_the_registrys_own_words_stamped_upright_are_left(page_ocr):
+    image, _ = upright_stamp_page("RECEIVED  DEPT OF JUSTICE", wear=0.4)
+    assert registry.create("visual", "time_stamps").find(image, page_ocr.read(image)) == []
