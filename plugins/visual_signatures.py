@@ -22,6 +22,9 @@ a signature where documents put signatures:
 - initials in the page margin, outside the text area (pages initialled one by one).
 
 The box is the ink extent of the group's strokes (the contract's gold is ink-tight), padded.
+A date the hand wrote beside the signature ("J. Stone 5/19/81": signed and dated) is cut
+out of it as a DATE by its slashes (``_signature_dates``); a box that is only such a date
+is one.
 OCR garbage over cursive needs no rule of its own: a word read at low confidence is not
 masked as print, so its strokes stay in the groups.
 """
@@ -34,6 +37,7 @@ import numpy as np
 
 from redactor.plugin_api import OcrPage, Redaction, VisualDetector
 from redactor_plugins._options import as_bool
+from redactor_plugins._signature_dates import split_date
 from redactor_plugins._signature_strokes import (Strokes, bands, pen_strokes, pieces_of, print_share, ring_holes,
                                                  strokes_of)
 from redactor_plugins.visual_common import CONFIDENT, alnum, gray_of, ink_of, text_height, words_of
@@ -78,6 +82,7 @@ MAX_STRAIGHT = 0.5        # a piece made mostly of straight hairlines is ruling:
                           # checkboxes, table cells (pen strokes curve and slant)
 PAD = 0.4                 # margin round the strokes: the pen's faint rim and the bit of
                           # line under them (hand-drawn gold boxes are a little loose)
+DATE_PAD = 0.15           # margin round a date written beside a signature: its figures' rim
 STROKE = 1.5              # a signature has one pen stroke (connected ink) 1.5 text heights
                           # tall: cursive joins letters and loops over ascenders; print
                           # is letter by letter, none taller than a line (OCR-missed small
@@ -157,9 +162,9 @@ class SignatureDetector(VisualDetector):
     def find(self, image, page: OcrPage | None) -> list[Redaction]:
         words = words_of(page)
         h = text_height(words, image.size[1])
-        return [Redaction(box, "DATE" if _after_date_caption(box, words, h) else "SIGNATURE", "", score,
-                          (self.name,))
-                for box, score in self.clusters(image, page)]
+        return [Redaction(box, "DATE" if kind == "DATE" or _after_date_caption(box, words, h) else "SIGNATURE",
+                          "", score, (self.name,))
+                for box, score, kind in self.clusters(image, page)]
 
     # -- the work -------------------------------------------------------------------------
     def clusters(self, image, page):
@@ -184,7 +189,7 @@ class SignatureDetector(VisualDetector):
                 continue
             joined = any(pieces[i].joined for i in members)
             found += self._lines_of(s, union_box([pieces[i].box for i in members]), anchors, joined)
-        return found
+        return [part for box, score in found for part in _dated(s, box, score)]
 
     def _piece(self, s: Strokes, box, sub, origin, labels):
         """A piece of loose strokes as a Piece (seed or companion), or None when it is not
@@ -245,6 +250,21 @@ class SignatureDetector(VisualDetector):
         x0, y0, x1, y1 = _snap(box, s.comp, s.cstat)
         pad = PAD * h
         return (max(0.0, x0 - pad), max(0.0, y0 - pad), min(float(W), x1 + pad), min(float(H), y1 + pad)), score
+
+
+def _dated(s: Strokes, box, score: float) -> list:
+    """A signature's box as (box, score, kind) parts: the date its hand wrote beside it apart
+    (``_signature_dates``), each part padded like a signature."""
+    date, rest = split_date(s, box)
+    if date is None:
+        return [(box, score, "SIGNATURE")]
+    H, W = s.ink.shape
+
+    def padded(b, pad):
+        return (max(0.0, b[0] - pad), max(0.0, b[1] - pad), min(float(W), b[2] + pad), min(float(H), b[3] + pad))
+    # figures are boxed as OCR boxes a word, over their ink's rim only
+    return [(padded(date, DATE_PAD * s.h), score, "DATE")] + \
+        ([(padded(rest, PAD * s.h), score, "SIGNATURE")] if rest else [])
 
 
 def _inside(box, outer) -> bool:

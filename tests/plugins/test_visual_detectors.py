@@ -89,6 +89,56 @@ def test_signature_beside_label_is_boxed(ocr):
     assert iou(sigs[0].bbox, gold) >= 0.75
 
 
+def hand_date(arr, x: int, base: int, fig_h: int, text: str):
+    """A date written by hand: figures in OpenCV's script face, each slash a pen stroke
+    leaning forward over twice their height. Returns its ink box."""
+    import cv2
+    cx = x
+    for ch in text:
+        if ch == "/":
+            cv2.line(arr, (int(cx + 0.9 * fig_h), int(base - 2.2 * fig_h)), (int(cx), int(base + 0.4 * fig_h)),
+                     20, 2, cv2.LINE_AA)
+            cx += int(0.9 * fig_h)
+        else:
+            cv2.putText(arr, ch, (int(cx), int(base)), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, fig_h / 22.0, 20, 2,
+                        cv2.LINE_AA)
+            cx += int(0.75 * fig_h)
+    top = int(base - 3 * fig_h)
+    ys, xs = np.nonzero(arr[top:int(base + fig_h), x:int(cx + fig_h)] < 128)
+    return (x + xs.min(), top + ys.min(), x + xs.max() + 1, top + ys.max() + 1)
+
+
+def _signed_line(seed: int, dated: bool):
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    d.text((110, 140), "I confirm that the details given above are true and complete.", font=font, fill=0)
+    d.text((110, 740), "Sponsor Signature", font=font, fill=0)
+    d.line((110, 722, 800, 722), fill=0, width=2)
+    arr = np.array(img)
+    signature = draw_signature(arr, 130, 715, 300, 46, seed=seed)
+    date = hand_date(arr, signature[2] + 14, 712, 20, "5/19/81") if dated else None
+    return Image.fromarray(arr).convert("RGB"), signature, date
+
+
+def test_the_date_written_beside_a_signature_is_a_date_of_its_own(ocr):
+    """"Signed and dated": a hand's "5/19/81" a few pixels after its signature on the line is
+    cut from the signature by its slashes (as on the real dev scans' study reports), each
+    part boxed as a reader sees it."""
+    image, signature, date = _signed_line(0, dated=True)
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert sorted(r.type for r in found) == ["DATE", "SIGNATURE"], found
+    by_type = {r.type: r.bbox for r in found}
+    assert iou(by_type["SIGNATURE"], signature) >= 0.7 and iou(by_type["DATE"], date) >= 0.7
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_signature_without_a_date_holds_none(ocr, seed):
+    image, signature, _ = _signed_line(seed, dated=False)
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert [r.type for r in found] == ["SIGNATURE"], found
+
+
 def test_signatures_on_generated_pages(ocr):
     det = registry.create("visual", "signatures")
     for name, image, golds in generated_pages():
@@ -186,3 +236,27 @@ def test_a_name_read_from_a_signatures_cursive_gives_way_to_the_signature():
     kept = names_read_from_cursive([cursive, typed, other], [signature], page)
     assert kept == [typed, other]
     assert names_read_from_cursive([cursive], [], page) == [cursive]
+
+
+def _strokes(*xywh):
+    return [(x, y, x + w, y + hh, area, lean) for x, y, w, hh, area, lean in xywh]
+
+
+@pytest.mark.parametrize("h, comps, dated", [
+    # "5/19/81" after a signature on a real FUNSD study report (pen strokes as measured)
+    (10.0, _strokes((364, 886, 13, 32, 55, -0.99), (383, 886, 12, 31, 52, -0.98), (359, 895, 8, 5, 16, -0.83),
+                    (354, 901, 10, 10, 36, -0.08), (391, 903, 7, 13, 38, -0.44), (398, 903, 4, 13, 22, -0.87),
+                    (370, 904, 5, 12, 20, -0.92), (375, 905, 6, 11, 27, -0.25)), True),
+    # a cursive capital's two long downstrokes and the flat bits of the line under them
+    (10.0, _strokes((450, 847, 38, 72, 277, -0.91), (468, 844, 54, 75, 384, -0.92), (443, 919, 24, 8, 57, 0.07),
+                    (489, 920, 6, 3, 8, 0.69), (508, 920, 25, 1, 25, 0.0)), False),
+    # two short leaning strokes of a signature with specks beside them
+    (8.6, _strokes((161, 874, 12, 19, 31, -0.98), (174, 871, 14, 20, 34, -0.95), (166, 878, 12, 12, 25, -0.95),
+                   (221, 883, 3, 2, 4, -0.71), (187, 884, 2, 4, 4, -0.89)), False)])
+def test_a_dates_slashes_and_figures_are_told_from_cursive(h, comps, dated):
+    from redactor_plugins._signature_dates import date_run
+    run = date_run(comps, h)
+    assert (run is not None) == dated, run
+    if dated:    # the date's box is all its strokes' (the 5's flag too small to count on its own)
+        assert [min(c[k] for c in run) for k in (0, 1)] + [max(c[k] for c in run) for k in (2, 3)] == \
+            [min(c[k] for c in comps) for k in (0, 1)] + [max(c[k] for c in comps) for k in (2, 3)]
