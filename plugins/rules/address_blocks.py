@@ -20,6 +20,8 @@ from redactor_plugins.rules.lexicon import Vocab
 
 # The head of a government body's name ("Department of Justice", "MINISTRY OF LABOUR")
 _BODY_NAME = re.compile(r"(?i)\b(?:department|dept\.?|ministry|bureau|agency)[ ]+of\b")
+# a Singaporean or Malaysian unit: its floor and its number after a hash ("#24-00", "#03-12A")
+_FLOOR_UNIT = re.compile(r"^#\d{1,3}-\d{1,4}[A-Za-z]?,?$")
 # Postcodes that close a block on a line of their own or after the town.
 POSTCODES = frozenset({"uk_postcode", "ca_postcode"})
 
@@ -151,6 +153,12 @@ class AddressPage:
                         (" ".join(words[-k:]) + " " + below).strip(" ,;|")):
                     return j
         return None
+
+    def opens_with_unit(self, i: int) -> bool:
+        """Whether segment i opens with a unit: a unit designator and its number ("Suite
+        2208"), or the floor and unit Singapore and Malaysia write after a hash ("#24-00")."""
+        ws = [self.layout.words[w].text for w in self.segs[i]]
+        return bool(_FLOOR_UNIT.match(ws[0])) or (len(ws) > 1 and self.unit_line(self.segs[i][:2]))
 
     def unit_line(self, seg: list[int]) -> bool:
         """Whether the words of ``seg`` hold a unit designator and its number ("Suite 2208")."""
@@ -335,6 +343,10 @@ class AddressPage:
                 seg_r = seg_runs(self.text, self.by_seg[b])
                 if b in self.wrapped:   # the city that its state and ZIP under it complete
                     seg_r[-1] = (seg_r[-1][0], self.layout.offsets[self.segs[b][-1]][1])
+                if b != block[0] and self.opens_with_unit(b):
+                    # "#24-00 Raffles City Tower, Singapore 179101": the unit and the
+                    # building before the city on a block's line are the address's
+                    seg_r[0] = (self.layout.offsets[self.segs[b][0]][0], seg_r[0][1])
                 runs.extend(seg_r)
         ranges: list[tuple[int, int]] = []
         for ss, ee in runs:

@@ -859,3 +859,21 @@ def test_a_worn_dates_garbled_clock_time_ending_in_pm_is_part_of_it():
     assert [page.text[h.start:h.end] for h in worn_date_hits(page_view(page))] == ["NOV 12 796 BS! AGPM"]
     sure = _words_page(words[:3] + [("STREAM", (605, 68, 640, 87), 95.0, 0)])
     assert [sure.text[h.start:h.end] for h in worn_date_hits(page_view(sure))] == ["NOV 12 796"]
+
+
+def test_a_singapore_block_with_its_floor_and_unit_is_one_address(rules):
+    """A FARA filing's foreign principal in Singapore: the street, then the floor and unit
+    after a hash with the building before the city state and its code; "City" in a
+    building's name is no caption."""
+    page = page_from_rows(["250 North Bridge Road", "#24-00 Raffles City Tower, Singapore 179101"])
+    spans = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "250 North Bridge Road\n#24-00 Raffles City Tower, Singapore 179101") in spans, spans
+    assert not any(t == "LOCATION" and "Tower" in v for t, v in spans), spans
+
+
+@pytest.mark.parametrize("row, place", [("City: Novato", "Novato"), ("Raffles City Tower", None),
+                                        ("Kansas City Chiefs", None)])
+def test_city_is_a_caption_only_as_a_caption(rules, row, place):
+    page = page_from_rows([row])
+    found = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "LOCATION"}
+    assert (place in found) if place else not any("Tower" in v or "Chiefs" in v for v in found), found
