@@ -60,8 +60,8 @@ def date_run(comps: list[tuple], h: float) -> list[tuple] | None:
         top, bottom = min(a[1], b[1]), max(a[3], b[3])
         left, right = a[0] - BEFORE * h, b[2] + AFTER * h
         figures = [c for c in comps if c not in (a, b) and c[2] - c[0] <= FIGURE_WIDE * h
-                   and FIGURE_TALL * h <= c[3] - c[1] <= bottom - top and top - 0.5 * h <= (c[1] + c[3]) / 2 <= bottom + 0.5 * h
-                   and left <= c[0] and c[2] <= right]
+                   and FIGURE_TALL * h <= c[3] - c[1] <= bottom - top
+                   and top - 0.5 * h <= (c[1] + c[3]) / 2 <= bottom + 0.5 * h and left <= c[0] and c[2] <= right]
         # (slanted slashes overlap across: between them means between their centres)
         between = [c for c in figures if a[0] + a[2] < c[0] + c[2] < b[0] + b[2]]
         if len(figures) >= MIN_FIGURES and between:

@@ -31,8 +31,8 @@ and none n/a na various nationwide throughout see attached entire country countr
 other others world worldwide""".split())
 MAX_LINES = 8          # a question's answer area: at most eight written lines
 MAX_GAP = 3.0          # ... with no blank over three text heights between them
-COLUMN_SLACK = 2.0
-MAX_QUESTION_WORDS = 12  # a question's words from the places it asks for to its colon     # a hand starts up to two text heights left of the printed question
+COLUMN_SLACK = 2.0       # a hand starts up to two text heights left of the printed question
+MAX_QUESTION_WORDS = 12  # a question's words from the places it asks for to its colon
 
 
 def _words_of(layout: PageView, line, x0: float, x1: float) -> list[int]:
