@@ -149,6 +149,17 @@ def test_a_short_name_repeats_the_organisation_named_in_full(rules):
     assert ("ORGANIZATION", "Ketchum") in found_, found_
 
 
+def test_a_firms_rarely_used_first_word_is_its_short_name(rules):
+    """A supplier recommendation (FUNSD): "Rabid Research" named in full, then "Rabid" alone;
+    a common first word ("Rapid") is no short name."""
+    found_ = _detect(rules, ["Recommended Supplier: Rabid Research Inc.",
+                             "Rabid was selected due to the lack of availability of other suppliers."])
+    assert ("ORGANIZATION", "Rabid") in found_, found_
+    found_ = _detect(rules, ["Recommended Supplier: Rapid Research Inc.",
+                             "Rapid turnaround was the reason it was selected."])
+    assert ("ORGANIZATION", "Rapid") not in found_, found_
+
+
 def test_initials_of_an_organisation_named_on_the_page(rules):
     found_ = _detect(rules, ["Name of foreign principal British Travel and Holidays Association",
                              "(c) Visit of B.T.H.A. General Manager 1,549."])
