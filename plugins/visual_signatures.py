@@ -82,6 +82,8 @@ MAX_STRAIGHT = 0.5        # a piece made mostly of straight hairlines is ruling:
                           # checkboxes, table cells (pen strokes curve and slant)
 PAD = 0.4                 # margin round the strokes: the pen's faint rim and the bit of
                           # line under them (hand-drawn gold boxes are a little loose)
+BELOW_PRINT_SHARE = 0.15  # a typed line under a signature is cut off when at most this share
+                          # of the box's unread ink lies at or below it (a bracket's stroke)
 DATE_PAD = 0.15           # margin round a date written beside a signature: its figures' rim
 STROKE = 1.5              # a signature has one pen stroke (connected ink) 1.5 text heights
                           # tall: cursive joins letters and loops over ascenders; print
@@ -189,7 +191,7 @@ class SignatureDetector(VisualDetector):
                 continue
             joined = any(pieces[i].joined for i in members)
             found += self._lines_of(s, union_box([pieces[i].box for i in members]), anchors, joined)
-        return [part for box, score in found for part in _dated(s, box, score)]
+        return [part for box, score in found for part in _dated(s, above_print(s, box, words), score)]
 
     def _piece(self, s: Strokes, box, sub, origin, labels):
         """A piece of loose strokes as a Piece (seed or companion), or None when it is not
@@ -250,6 +252,31 @@ class SignatureDetector(VisualDetector):
         x0, y0, x1, y1 = _snap(box, s.comp, s.cstat)
         pad = PAD * h
         return (max(0.0, x0 - pad), max(0.0, y0 - pad), min(float(W), x1 + pad), min(float(H), y1 + pad)), score
+
+
+def above_print(s: Strokes, box, words):
+    """The box cut above the typed line in its lower half ("(Notary Public)", the signer's
+    title under the line): the typed words are the form's, the signature the hand's ink above
+    them, refitted to its loose strokes (a stroke's tail over the print's top edge stays)."""
+    x0, y0, x1, y1 = box
+    typed = [w.bbox[1] for w in words if w.conf >= CONFIDENT and len(alnum(w.text)) >= 2
+             and x0 <= (w.bbox[0] + w.bbox[2]) / 2 <= x1 and y0 <= (w.bbox[1] + w.bbox[3]) / 2 <= y1
+             and w.bbox[1] >= (y0 + y1) / 2]
+    if not typed:
+        return box
+    top = int(min(typed))
+    sub = s.loose[int(y0):top, int(x0):int(np.ceil(x1))]
+    below = int(s.loose[top:int(np.ceil(y1)), int(x0):int(np.ceil(x1))].sum())
+    if below > BELOW_PRINT_SHARE * (below + int(sub.sum())):
+        return box     # unread ink round the print too (a notary's stamp): it stays hidden
+    cols = np.nonzero(sub.sum(axis=0) >= 2)[0]
+    rows = np.nonzero(sub.any(axis=1))[0]
+    if not len(cols):
+        return box
+    pad = PAD * s.h
+    H, W = s.ink.shape
+    return (max(0.0, x0 + cols[0] - pad), max(0.0, int(y0) + rows[0] - pad),
+            min(float(W), x0 + cols[-1] + 1 + pad), min(float(H), int(y0) + rows[-1] + 1 + pad))
 
 
 def _dated(s: Strokes, box, score: float) -> list:

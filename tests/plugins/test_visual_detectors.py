@@ -260,3 +260,35 @@ def test_a_dates_slashes_and_figures_are_told_from_cursive(h, comps, dated):
     if dated:    # the date's box is all its strokes' (the 5's flag too small to count on its own)
         assert [min(c[k] for c in run) for k in (0, 1)] + [max(c[k] for c in run) for k in (2, 3)] == \
             [min(c[k] for c in comps) for k in (0, 1)] + [max(c[k] for c in comps) for k in (2, 3)]
+
+
+def test_the_typed_title_under_a_signature_is_cut_off_its_box():
+    """A notary's signature over "(Notary Public)" typed under the line (FUNSD): OCR reads
+    "otary" and "Public", the bracket and the "N" stay unread strokes that join the
+    signature's piece; the box is cut above the typed line and refitted to the hand's ink.
+    A box whose unread ink runs on below the print (a notary's stamp) stays whole."""
+    from redactor_plugins._signature_strokes import strokes_of
+    from redactor_plugins.visual_common import ink_of
+    from redactor_plugins.visual_signatures import above_print
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    d.text((110, 140), "Subscribed and sworn to before me this 3rd day of May, 1989.", font=font, fill=0)
+    d.text((360, 730), "(Notary Public)", font=font, fill=0)
+    arr = np.array(img)
+    signature = draw_signature(arr, 330, 718, 300, 46, seed=0)
+    x = 360 + font.getlength("(N")
+    read = [WordBox("otary", (x, 732, x + font.getlength("otary"), 752), 96.0, 1),
+            WordBox("Public", (360 + font.getlength("(Notary "), 732, 360 + font.getlength("(Notary Public"), 752),
+                    96.0, 1),
+            WordBox("Subscribed", (110, 142, 230, 162), 96.0, 0), WordBox("sworn", (280, 142, 345, 162), 96.0, 0)]
+    s = strokes_of(ink_of(arr), read, 20.0)
+    whole = (320.0, 664.0, 640.0, 756.0)
+    cut = above_print(s, whole, read)
+    assert cut[3] < 740 and iou(cut, signature) >= 0.7 > iou(whole, signature), (cut, signature)
+    # unread ink under the print as well: left whole
+    ImageDraw.Draw(img).text((360, 760), "Qualified in Kings County", font=font, fill=0)
+    arr2 = np.array(img)
+    draw_signature(arr2, 330, 718, 300, 46, seed=0)
+    s2 = strokes_of(ink_of(arr2), read, 20.0)
+    assert above_print(s2, (320.0, 664.0, 640.0, 790.0), read) == (320.0, 664.0, 640.0, 790.0)
