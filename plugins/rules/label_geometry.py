@@ -33,6 +33,23 @@ COLUMN_WORD_GAP = 3.0
 COMB_SHAPES = ((3, 2, 4), (2, 7))
 COMB_GAP = 6.0
 _PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
+# the captions a form prints under an address's fill-in line ("City   State   Zip Code")
+CAPTION_LINE_SURE = 80.0
+_FIELD_CAPTIONS = ("city", "state", "zip", "code", "country", "province", "postal", "county")
+
+
+def _near_caption(word: str) -> bool:
+    """A field caption, also one OCR read a letter off or short ("Zp", "Citv")."""
+    w = "".join(c for c in word.lower() if c.isalpha())
+    return len(w) >= 2 and any(w == c or (abs(len(w) - len(c)) <= 1 and _one_off(w, c)) for c in _FIELD_CAPTIONS)
+
+
+def _one_off(a: str, b: str) -> bool:
+    """Whether a and b differ by one letter replaced, added or dropped."""
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) == 1
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
 class LabelGeometry:
@@ -217,6 +234,14 @@ class LabelGeometry:
             return True
         text = " ".join(lay.words[w].text for w in run)
         if not re.search(r"[A-Za-z0-9]", text) or "@" in text or _PHONE_LINE.match(text):
+            return True
+        # a line of the captions printed under the fill-in line ends the value above them
+        # (the whole line: its captions stand apart, one per field), all its other words
+        # unsure: a line with a value read surely ("City. Novato  State CA") is a field's
+        words = [lay.words[w] for w in lay.line_of_word(first).words if any(c.isalpha() for c in lay.words[w].text)]
+        captions = [_near_caption(w.text) for w in words]
+        if words and len(words) <= 6 and 2 * sum(captions) >= len(words) and \
+                all(c or w.conf < CAPTION_LINE_SURE for w, c in zip(words, captions)):
             return True
         return re.match(r"(?i)(?:https?://|www\.)", text) is not None
 

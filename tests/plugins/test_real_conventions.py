@@ -877,3 +877,23 @@ def test_city_is_a_caption_only_as_a_caption(rules, row, place):
     page = page_from_rows([row])
     found = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "LOCATION"}
     assert (place in found) if place else not any("Tower" in v or "Chiefs" in v for v in found), found
+
+
+def test_an_address_value_ends_at_the_captions_printed_under_its_fill_in_line(rules):
+    """A vendor form (FUNSD) prints "City  State  Zip Code" under the address's fill-in
+    line; OCR reads them unsure ("Cy ‘ame Zp Code"). The "Address:" value ends above them and
+    does not run on into the next field's caption under them."""
+    words = [("Address:", (67, 212, 105, 221), 88.0, 0), ("395", (120, 211, 136, 219), 67.0, 0),
+             ("OYSTER", (139, 209, 179, 219), 95.0, 0), ("POINT", (181, 206, 209, 222), 96.0, 0),
+             ("BLVD", (213, 205, 236, 221), 95.0, 0), ("SUITE", (241, 204, 268, 220), 96.0, 0),
+             ("415", (272, 206, 289, 215), 96.0, 0),
+             ("S.", (125, 226, 133, 234), 61.0, 1), ("SAN", (139, 222, 155, 237), 95.0, 1),
+             ("FRANCISCO.", (160, 220, 218, 236), 73.0, 1),
+             ("Cy", (137, 235, 153, 251), 54.0, 2), ("‘ame", (300, 228, 323, 246), 71.0, 2),
+             ("Zp", (387, 226, 401, 243), 68.0, 2), ("Code", (404, 225, 425, 242), 85.0, 2),
+             ("Employer", (126, 255, 160, 268), 90.0, 3), ("Identification", (163, 255, 230, 268), 90.0, 3),
+             ("Number", (236, 255, 270, 268), 90.0, 3)]
+    page = _words_page(words)
+    addresses = [" ".join(s.text.split()) for s in rules.detect(page) if s.type == "ADDRESS"]
+    assert "395 OYSTER POINT BLVD SUITE 415 S. SAN FRANCISCO." in addresses, addresses
+    assert not any("Cy" in a or "Employer" in a for a in addresses), addresses
