@@ -32,6 +32,9 @@ CAPTION_RULE = "date_fill"
 CAPTION_SCORE = 0.85       # a caption names its value, as a label does (labels: 0.9)
 # a caption is capitalised ("Date", "DATE:"); "to date" in a sentence is no caption
 _DATE_CAPTION = re.compile(r"^(?:Date[ds]?|DATE[DS]?)[:.;]?$")
+# ... as OCR reads a worn or small "D" ("pate:", "Oate:", "0ATE:"): with its colon, as a
+# caption stands ("Rate:" and "Late" keep their own letters)
+_MISREAD_DATE_CAPTION = re.compile(r"^(?:[pPoO0b]ate|[PO0]ATE)[:;]$")
 CAPTION_REACH = 20.0       # a date caption's blank reaches up to 20 text heights right of it
                            # (a form's value column: "Authorization Date ...... 2/26/98")
 CAPTION_WORDS = 4          # a written date is read as at most four pieces
@@ -126,7 +129,7 @@ def captioned_date_hits(layout: PageView) -> list[Hit]:
     words, text = layout.words, layout.page.text
     out = []
     for c, word in enumerate(words):
-        if not _DATE_CAPTION.match(word.text.strip()):
+        if not (_DATE_CAPTION.match(word.text.strip()) or _MISREAD_DATE_CAPTION.match(word.text.strip())):
             continue
         caption_h = max(word.bbox[3] - word.bbox[1], 1.0)
         reach = word.bbox[2] + CAPTION_REACH * max(caption_h, layout.text_height)

@@ -897,3 +897,14 @@ def test_an_address_value_ends_at_the_captions_printed_under_its_fill_in_line(ru
     addresses = [" ".join(s.text.split()) for s in rules.detect(page) if s.type == "ADDRESS"]
     assert "395 OYSTER POINT BLVD SUITE 415 S. SAN FRANCISCO." in addresses, addresses
     assert not any("Cy" in a or "Employer" in a for a in addresses), addresses
+
+
+def test_a_date_caption_ocr_read_a_letter_off_still_names_its_fill_in():
+    """"Date:" read "pate:" beside a signature (FUNSD supplier form): its pen fill-in is the
+    date; "Rate:" is a caption of its own."""
+    from redactor_plugins.rules.handwritten_dates import captioned_date_hits
+    page = _words_page([("Submitted", (80, 656, 139, 667), 95.0, 0), ("pate:", (467, 645, 496, 656), 62.0, 0),
+                        ("3/02/Gh__", (528, 632, 629, 657), 0.0, 0),
+                        ("Rate:", (80, 706, 110, 717), 95.0, 1), ("1O%4", (130, 695, 180, 720), 20.0, 1)])
+    got = [page.text[h.start:h.end] for h in captioned_date_hits(page_view(page))]
+    assert got == ["3/02/Gh"], got
