@@ -31,6 +31,7 @@ and none n/a na various nationwide throughout see attached entire country countr
 other others world worldwide""".split())
 MAX_LINES = 8          # a question's answer area: at most eight written lines
 MAX_GAP = 3.0          # ... with no blank over three text heights between them
+CELL_GAP = 2.5          # text heights: a wider gap between a line's words starts another cell
 COLUMN_SLACK = 2.0       # a hand starts up to two text heights left of the printed question
 MAX_QUESTION_WORDS = 12  # a question's words from the places it asks for to its colon
 
@@ -51,14 +52,21 @@ def _question(layout: PageView, k: int) -> tuple[int, float, float] | None:
         # the question's cell: from its item number or first word after a wide gap, rightwards
         first = j
         while first > 0 and not _ITEM_NUMBER.match(layout.words[line.words[first]].text) and \
-                (layout.gap_before(line.words[first]) or 0.0) < 2.5 * layout.text_height:
+                (layout.gap_before(line.words[first]) or 0.0) < CELL_GAP * layout.text_height:
             first -= 1
+        # ... to its end: the next column's item number or a wide gap starts another cell,
+        # whose left edge bounds this column (the answer may run to the page's edge)
+        last = j
+        while last + 1 < len(line.words) and \
+                not _ITEM_NUMBER.match(layout.words[line.words[last + 1]].text) and \
+                (layout.gap_before(line.words[last + 1]) or 0.0) < CELL_GAP * layout.text_height:
+            last += 1
         x0 = layout.words[line.words[first]].bbox[0]
-        x1 = float(layout.page.width)
-        cell = text[layout.offsets[line.words[j]][0]:layout.offsets[line.words[-1]][1]]
+        x1 = layout.words[line.words[last + 1]].bbox[0] if last + 1 < len(line.words) else float(layout.page.width)
+        cell = text[layout.offsets[line.words[j]][0]:layout.offsets[line.words[last]][1]]
         if _END.search(cell.strip()):
             return k, x0, x1
-        if len(line.words) - j > MAX_QUESTION_WORDS:
+        if last - j >= MAX_QUESTION_WORDS:
             return None
         # the question's next line: the first below it with words in its column
         below = sorted((ln for ln in layout.lines if ln.y0 + ln.y1 > line.y0 + line.y1 + line.height

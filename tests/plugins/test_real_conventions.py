@@ -908,3 +908,16 @@ def test_a_date_caption_ocr_read_a_letter_off_still_names_its_fill_in():
                         ("Rate:", (80, 706, 110, 717), 95.0, 1), ("1O%4", (130, 695, 180, 720), 20.0, 1)])
     got = [page.text[h.start:h.end] for h in captioned_date_hits(page_view(page))]
     assert got == ["3/02/Gh"], got
+
+
+def test_a_places_answer_stays_in_its_questions_column():
+    """A question in the left column: the right column's item on the same rows (its own
+    question and answer, commas and all) is not part of the list."""
+    from redactor_plugins.rules.place_lists import place_list_hits
+    page = _wide_page([("5.", (70, 600, 88, 616), 95.0, 0), ("Countries", (96, 600, 180, 616), 95.0, 0),
+                       ("visited:", (186, 600, 250, 616), 95.0, 0),
+                       ("6.", (677, 600, 695, 616), 95.0, 0), ("Expenses,", (703, 600, 790, 616), 95.0, 0),
+                       ("travel:", (796, 600, 850, 616), 95.0, 0),
+                       ("Fromce,", (96, 630, 170, 652), 40.0, 1), ("ltaly", (180, 630, 240, 652), 35.0, 1),
+                       ("Hotel,", (703, 630, 760, 646), 95.0, 1), ("airfare", (766, 630, 830, 646), 95.0, 1)])
+    assert [page.text[h.start:h.end] for h in place_list_hits(page_view(page))] == ["Fromce", "ltaly"]
