@@ -73,14 +73,19 @@ def test_barcode_found_and_boxed_by_its_bars():
     assert contains(found[0].bbox, gold) and iou(found[0].bbox, gold) > 0.85
 
 
-def test_signature_beside_label_is_boxed(ocr):
+def signing_page(label: str, label_at: tuple[int, int], line: tuple[int, int, int, int]) -> np.ndarray:
+    """A confirmation's text, a signature label and the line to sign on, as a grey array."""
     img = Image.new("L", PAGE, 255)
     d = ImageDraw.Draw(img)
     font = ImageFont.truetype(FONT, 22)
     d.text((110, 140), "I confirm that the details given above are true and complete.", font=font, fill=0)
-    d.text((110, 700), "Signature:", font=font, fill=0)
-    d.line((240, 722, 700, 722), fill=0, width=2)
-    arr = np.array(img)
+    d.text(label_at, label, font=font, fill=0)
+    d.line(line, fill=0, width=2)
+    return np.array(img)
+
+
+def test_signature_beside_label_is_boxed(ocr):
+    arr = signing_page("Signature:", (110, 700), (240, 722, 700, 722))
     gold = draw_signature(arr, 270, 715, 300, 46, seed=0)
     image = Image.fromarray(arr).convert("RGB")
     found = registry.create("visual", "signatures").find(image, ocr.read(image))
@@ -109,13 +114,7 @@ def hand_date(arr, x: int, base: int, fig_h: int, text: str):
 
 
 def _signed_line(seed: int, dated: bool):
-    img = Image.new("L", PAGE, 255)
-    d = ImageDraw.Draw(img)
-    font = ImageFont.truetype(FONT, 22)
-    d.text((110, 140), "I confirm that the details given above are true and complete.", font=font, fill=0)
-    d.text((110, 740), "Sponsor Signature", font=font, fill=0)
-    d.line((110, 722, 800, 722), fill=0, width=2)
-    arr = np.array(img)
+    arr = signing_page("Sponsor Signature", (110, 740), (110, 722, 800, 722))
     signature = draw_signature(arr, 130, 715, 300, 46, seed=seed)
     date = hand_date(arr, signature[2] + 14, 712, 20, "5/19/81") if dated else None
     return Image.fromarray(arr).convert("RGB"), signature, date
