@@ -102,22 +102,22 @@ def block_lines(gray: np.ndarray, block, h: float, index: int) -> list[Line]:
     return out
 
 
-def upright_blocks(gray: np.ndarray, words, h: float) -> list[tuple]:
+def upright_blocks(gray: np.ndarray, ink: np.ndarray, words, h: float) -> list[tuple]:
     """Time stamps pressed upright (within MIN_ANGLE of the page's lines), as (block, the page
     with only the stamp's letters on white, its letter height). A time clock's face is bigger
     than typed text and spaced wide ("NOV 3  2 01 PM 1967" over a filing's heading), so the
     page read gives fragments and the rotated-text blocks (joined at the body text's size)
     break it into single letters. Its letters: ink no confident word covers, UPRIGHT_TALL to
     GLYPH_TALL body heights tall, joined along a line by a kernel as wide as JOIN_WIDE of their
-    own height; a line needs MIN_LETTERS + 1 of them over MIN_LENGTH letter heights."""
+    own height; a line needs MIN_LETTERS + 1 of them over MIN_LENGTH letter heights.
+    ``ink``: the page's merged ink mask (``scan_cleanup.merged_ink_mask``)."""
     import cv2
 
     from redactor_plugins import _rotated_text as rotated
     from redactor_plugins import _scan_cleanup as sc
 
-    mask = sc.merged_ink_mask(gray)
-    across, down = sc.long_runs(mask, h)
-    mask = cv2.subtract(mask, cv2.dilate(across | down, np.ones((3, 3), np.uint8)))
+    across, down = sc.long_runs(ink, h)
+    mask = cv2.subtract(ink, cv2.dilate(across | down, np.ones((3, 3), np.uint8)))
     for w in words:
         if rotated.is_confident(w.text, w.conf):
             x0, y0, x1, y1 = (int(v) for v in w.bbox)
@@ -287,7 +287,8 @@ class TimeStampDetector(VisualDetector):
         seen = [(w.text, w.bbox, w.conf) for w in words]
         blocks = [b for b in rotated.find_blocks(gray, seen, h) if abs(b.angle) >= MIN_ANGLE][:MAX_BLOCKS]
         lines = [ln for i, b in enumerate(blocks) for ln in block_lines(gray, b, h, i)]
-        lines += [ln for i, (b, face, letter) in enumerate(upright_blocks(gray, words, h), start=len(blocks))
+        merged = sc.merged_ink_mask(gray)
+        lines += [ln for i, (b, face, letter) in enumerate(upright_blocks(gray, merged, words, h), start=len(blocks))
                   for ln in block_lines(face, b, letter, i)]
         if not lines:
             return []
@@ -307,7 +308,7 @@ class TimeStampDetector(VisualDetector):
                 best[line.block] = (score, text, line)
         if not best:
             return []
-        ink = sc.merged_ink_mask(gray) > 0
+        ink = merged > 0
         taken = np.zeros_like(ink)
         for w in words:
             if rotated.is_confident(w.text, w.conf):

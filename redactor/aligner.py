@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Literal, Sequence
 
+from redactor.form_vocabulary import ADDRESS_FIELD_CAPTIONS
 from redactor.model import BBox, OcrPage, Redaction, Span
 from redactor.page_view import page_view
 
@@ -247,8 +248,6 @@ _STACK_GAP_HEIGHTS = 1.5
 # ... and the fill-in rows of a form's address fields this many (a row's pitch on a form is
 # a line and a half to two and a half of its text)
 _FORM_GAP_HEIGHTS = 2.5
-_ADDRESS_CAPTIONS = frozenset({"address", "street", "city", "town", "state", "province", "zip", "code",
-                               "zipcode", "postcode", "postal", "country", "county", "st", "apt", "suite"})
 
 
 def _covers_other_text(whole: BBox, parts: Sequence[BBox], words) -> bool:
@@ -262,7 +261,7 @@ def _covers_other_text(whole: BBox, parts: Sequence[BBox], words) -> bool:
         if any(p[0] <= cx <= p[2] and p[1] <= cy <= p[3] for p in parts):
             continue
         key = "".join(c for c in w.text.lower() if c.isalnum())
-        if key and key not in _ADDRESS_CAPTIONS:
+        if key and key not in ADDRESS_FIELD_CAPTIONS:
             return True
     return False
 
@@ -274,7 +273,7 @@ def _captioned_row(box: BBox, words) -> bool:
         cy = (w.bbox[1] + w.bbox[3]) / 2
         if box[1] <= cy <= box[3] and w.bbox[2] <= box[0] + 1:
             key = "".join(c for c in w.text.lower() if c.isalnum())
-            if key in _ADDRESS_CAPTIONS and key not in ("address", "street"):
+            if key in ADDRESS_FIELD_CAPTIONS and key not in ("address", "street"):
                 return True
     return False
 

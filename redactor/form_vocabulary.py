@@ -14,6 +14,10 @@ from redactor.paths import mapping_file
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug",
           "sep", "sept", "oct", "nov", "dec")
+# The captions a form prints beside or under an address's fill-in fields ("Address", "City",
+# "State", "Zip Code"): a block's own words, not text it would cover or a value of their own.
+ADDRESS_FIELD_CAPTIONS = frozenset({"address", "street", "city", "town", "state", "province", "zip", "code",
+                                    "zipcode", "postcode", "postal", "country", "county", "st", "apt", "suite"})
 _SOURCES = (("rules/names.yaml", ("not_names", "title_words")),
             ("rules/organizations.yaml", ("organization_words", "legal_forms", "not_name_words")))
 

@@ -11,6 +11,7 @@ from redactor_plugins.rules import values as V
 from redactor_plugins.rules.blocks import Run, lines_under, run_from
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.label_phrases import CELL_GAP, JUNK, LabelHit, is_border_read, is_speck_word
+from redactor.form_vocabulary import ADDRESS_FIELD_CAPTIONS
 from redactor.plugin_api import UNSURE_CONF, PageView
 
 # How far (in text heights) a value may sit from its label and its own words from each other.
@@ -33,15 +34,18 @@ COLUMN_WORD_GAP = 3.0
 COMB_SHAPES = ((3, 2, 4), (2, 7))
 COMB_GAP = 6.0
 _PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
-# the captions a form prints under an address's fill-in line ("City   State   Zip Code")
+# a line of the captions a form prints under an address's fill-in line ("City   State   Zip
+# Code") holds no word read this surely that is no such caption; the captions of a street
+# line's own parts ("Suite", "Apt") open values, not caption lines
 CAPTION_LINE_SURE = 80.0
-_FIELD_CAPTIONS = ("city", "state", "zip", "code", "country", "province", "postal", "county")
+_UNDER_LINE_CAPTIONS = tuple(sorted(ADDRESS_FIELD_CAPTIONS - {"address", "street", "st", "apt", "suite", "town"}))
 
 
 def _near_caption(word: str) -> bool:
     """A field caption, also one OCR read a letter off or short ("Zp", "Citv")."""
     w = "".join(c for c in word.lower() if c.isalpha())
-    return len(w) >= 2 and any(w == c or (abs(len(w) - len(c)) <= 1 and _one_off(w, c)) for c in _FIELD_CAPTIONS)
+    return len(w) >= 2 and any(w == c or (abs(len(w) - len(c)) <= 1 and _one_off(w, c))
+                               for c in _UNDER_LINE_CAPTIONS)
 
 
 def _one_off(a: str, b: str) -> bool:
