@@ -42,8 +42,8 @@ from redactor.census_names import SCORE as CENSUS_NAME_SCORE
 from redactor.census_names import given_names, reads_as_name, reads_as_rare_name, surnames, veto_words
 from redactor.ensemble import WEB_ADDRESS_START, merge_spans
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
-from redactor.form_vocabulary import (MONTHS, brand_words, form_words, is_lone_caption, only_form_words,
-                                      product_variants)
+from redactor.form_vocabulary import (ADDRESS_FIELD_CAPTIONS, MONTHS, brand_words, form_words, is_lone_caption,
+                                      only_form_words, product_variants)
 from redactor.gray import to_gray
 from redactor.ink_boxes import FRAGMENT_AREA
 from redactor.model import (PATTERN, STATISTICAL, STRUCTURAL, UNSURE_CONF, BBox, OcrPage, Redaction, Span,
@@ -68,7 +68,7 @@ __all__ = [
     # names and a form's printed vocabulary
     "reads_as_name", "reads_as_rare_name", "given_names", "surnames", "veto_words", "NAME_MAX_WORDS",
     "CENSUS_RETAGGED_LABELS", "CENSUS_NAME_SCORE", "only_form_words", "is_lone_caption", "form_words",
-    "MONTHS", "brand_words", "product_variants",
+    "MONTHS", "brand_words", "product_variants", "ADDRESS_FIELD_CAPTIONS",
 ]
 
 # Policies pull in their parser and checker, which most runs never use.

@@ -11,8 +11,7 @@ from redactor_plugins.rules import values as V
 from redactor_plugins.rules.blocks import Run, lines_under, run_from
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.label_phrases import CELL_GAP, JUNK, LabelHit, is_border_read, is_speck_word
-from redactor.form_vocabulary import ADDRESS_FIELD_CAPTIONS
-from redactor.plugin_api import UNSURE_CONF, PageView
+from redactor.plugin_api import ADDRESS_FIELD_CAPTIONS, UNSURE_CONF, PageView
 
 # How far (in text heights) a value may sit from its label and its own words from each other.
 RIGHT_GAP_STRONG = 12.0
