@@ -48,23 +48,17 @@ _EMPLOYER_ROLE = re.compile(
 _FOLLOWED_BY_NAME = re.compile(r"[ ]+(?:[A-Z][a-z]|[A-Z]{2})")
 
 
-def is_proper_name(word: str, context: str = "", common_zipf: float | None = None) -> bool:
+def is_proper_name(word: str, context: str = "") -> bool:
     """Whether ``word`` reads as a proper name rather than an English word: a surname or
     given name of the census lists, a word no dictionary has ("Kapuler"), or an
-    abbreviation in capitals amid lower case ("AAAS Meetings Office"). ``common_zipf``: the
-    Zipf frequency from which a word counts as English (default the rules' common word's)."""
+    abbreviation in capitals amid lower case ("AAAS Meetings Office")."""
     w = word.strip(".,'’")
     if len(w) < 2:
         return False
     if w.isupper() and len(w) <= 5 and any(c.islower() for c in context):
         return True
     key = w.upper()
-    if common_zipf is not None:
-        from wordfreq import zipf_frequency
-        common = zipf_frequency(w.lower(), "en") >= common_zipf
-    else:
-        common = is_common_word(w.lower())
-    return key in surnames() or key in given_names() or not common
+    return key in surnames() or key in given_names() or not is_common_word(w.lower())
 
 
 def _parts(name: str) -> list[str]:
@@ -160,6 +154,7 @@ _JOINERS = frozenset({"of", "and", "the", "&", "for"})
 
 
 def _rare(word: str) -> bool:
+    """Whether English uses ``word`` rarely (a proper name's, SHORT_NAME_ZIPF)."""
     from wordfreq import zipf_frequency
 
     return zipf_frequency(word.lower(), "en") < SHORT_NAME_ZIPF
@@ -175,7 +170,7 @@ def _short_patterns(text: str, orgs: Iterable[Hit], forms: OrganizationForms) ->
             words = words[1:]     # "The American Tobacco Company"
         first = words[0].strip(".,'’") if words else ""
         if len(words) > 1 and len(first) >= 3 and first.lower() not in forms.org_words and \
-                _rare(first) and is_proper_name(first, text, SHORT_NAME_ZIPF):
+                _rare(first):
             keys.add(re.escape(first))
         m = _DEFINED_SHORT.match(text, h.end)
         if m is not None:
