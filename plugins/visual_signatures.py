@@ -248,10 +248,13 @@ class SignatureDetector(VisualDetector):
         if not anchored and (self.require_anchor or not tall):
             return None
         score = 0.9 if anchored and tall else 0.6 if anchored else 0.4
-        H, W = s.ink.shape
-        x0, y0, x1, y1 = _snap(box, s.comp, s.cstat)
-        pad = PAD * h
-        return (max(0.0, x0 - pad), max(0.0, y0 - pad), min(float(W), x1 + pad), min(float(H), y1 + pad)), score
+        return _padded(_snap(box, s.comp, s.cstat), PAD * h, s.ink.shape), score
+
+
+def _padded(box, pad: float, shape) -> tuple[float, float, float, float]:
+    """``box`` grown by ``pad`` on every side, kept on the page (``shape``: its height, width)."""
+    H, W = shape
+    return (max(0.0, box[0] - pad), max(0.0, box[1] - pad), min(float(W), box[2] + pad), min(float(H), box[3] + pad))
 
 
 def above_print(s: Strokes, box, words):
@@ -273,10 +276,8 @@ def above_print(s: Strokes, box, words):
     rows = np.nonzero(sub.any(axis=1))[0]
     if not len(cols):
         return box
-    pad = PAD * s.h
-    H, W = s.ink.shape
-    return (max(0.0, x0 + cols[0] - pad), max(0.0, int(y0) + rows[0] - pad),
-            min(float(W), x0 + cols[-1] + 1 + pad), min(float(H), int(y0) + rows[-1] + 1 + pad))
+    return _padded((x0 + cols[0], int(y0) + rows[0], x0 + cols[-1] + 1, int(y0) + rows[-1] + 1), PAD * s.h,
+                   s.ink.shape)
 
 
 def _dated(s: Strokes, box, score: float) -> list:
@@ -285,13 +286,9 @@ def _dated(s: Strokes, box, score: float) -> list:
     date, rest = split_date(s, box)
     if date is None:
         return [(box, score, "SIGNATURE")]
-    H, W = s.ink.shape
-
-    def padded(b, pad):
-        return (max(0.0, b[0] - pad), max(0.0, b[1] - pad), min(float(W), b[2] + pad), min(float(H), b[3] + pad))
     # figures are boxed as OCR boxes a word, over their ink's rim only
-    return [(padded(date, DATE_PAD * s.h), score, "DATE")] + \
-        ([(padded(rest, PAD * s.h), score, "SIGNATURE")] if rest else [])
+    return [(_padded(date, DATE_PAD * s.h, s.ink.shape), score, "DATE")] + \
+        ([(_padded(rest, PAD * s.h, s.ink.shape), score, "SIGNATURE")] if rest else [])
 
 
 def _inside(box, outer) -> bool:
