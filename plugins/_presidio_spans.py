@@ -272,6 +272,17 @@ def _affiliation(text: str, start: int, end: int) -> tuple[int, int, str]:
     return s, e, "ORGANIZATION"
 
 
+# Firms coin their names from a science or a trade ("Litton Bionetics", "General
+# Dynamics", "Acme Graphics"); no surname of the census's 40,000 ends in "-ics".
+_COINED_TRADE = re.compile(r"(?i)[a-z]{3,}ics")
+
+
+def coined_firm(value: str) -> bool:
+    """A name of two or more words whose last is a coined trade word: a firm, not a person."""
+    words = value.split()
+    return len(words) >= 2 and words[-1][:1].isupper() and _COINED_TRADE.fullmatch(words[-1]) is not None
+
+
 _TITLE_BEFORE = re.compile(r"(?<![\w.])[A-Za-z]{1,3}\.[ ]$")
 
 

@@ -26,7 +26,7 @@ import yaml
 
 from redactor_plugins._census_names import census_name_recognizer
 from redactor_plugins._presidio_spans import (_affiliation, _cut_word, _line_pieces, _name_pieces, _name_words,
-                                             _no_place, _past_article, _product_name, _uncapitalised,
+                                             coined_firm, _no_place, _past_article, _product_name, _uncapitalised,
                                              _with_name_suffix, initial_stops)
 from redactor.plugin_api import (Detector, InputError, is_known, load_label_mapping, mapping_file,
                                 ner_or_pattern, OcrPage, is_lone_caption, only_form_words, parse_types,
@@ -339,6 +339,8 @@ class PresidioDetector(Detector):
                 kind = fine
                 if fine == "PERSON" and self.drop_form_words:
                     s, e, kind = _affiliation(text, s, e)
+                    if kind == "PERSON" and coined_firm(text[s:e]):
+                        kind = "ORGANIZATION"
                 spans.append(Span(start=s, end=e, type=kind, score=float(r.score), detector=self.name,
                                   text=text[s:e]))
         return merge_spans(spans, text)

@@ -49,7 +49,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # "N.Y." is typed "N. Y." as often; OCR drops or doubles the stops
     trad = "|".join(r"\.?[ ]?".join(re.escape(p) for p in a.rstrip(".").split(".")) + r"\.?"
                     for a in sorted(vocab.us_state_traditional, key=len, reverse=True)) or "(?!)"
-    number = r"(?:\d{1,6}[A-Za-z]?(?:[\-/]\d{1,5}[A-Za-z]?)?)"
+    # OCR reads a zero in small capitals or a worn letterhead as the letter O ("2OO PARK
+    # AVENUE"): after a first figure, an O stands for a zero
+    number = r"(?:\d[\dO]{0,5}[A-Za-z]?(?:[\-/]\d{1,5}[A-Za-z]?)?)"
     name_word = r"(?:[A-Z0-9][\w'’.\-]*|(?i:of|the|de|la|del))"
     # OCR reads the unit's stop as a comma ("Apt, 492")
     unit_part = rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?#?[ ]?[A-Za-z0-9][\w\-]{{0,5}})"

@@ -46,6 +46,19 @@ def test_a_town_line_under_a_street_line_needs_no_readable_zip(rules, town_line)
     assert ("ADDRESS", "245 Park Avenue\n" + town_line) in found, found
 
 
+@pytest.mark.parametrize("street", ["2OO PARK AVENUE", "1O1 Main Street"])
+def test_a_house_number_with_a_zero_read_as_the_letter_o_is_a_street_line(rules, street):
+    """Small capitals and worn letterheads print a zero OCR reads as O ("2OO PARK AVENUE")."""
+    page = page_from_rows(["WINSTON & STRAWN", street, "212-294-6700"])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", street) in found, found
+
+
+def test_a_word_of_capital_os_is_no_house_number(rules):
+    page = page_from_rows(["OOO PARK AVENUE"])
+    assert not [s for s in rules.detect(page) if s.type == "ADDRESS"]
+
+
 @pytest.mark.parametrize("rows", [["Miami, Florida"], ["Our offices", "Miami, Florida"],
                                   ["Total 245 Units", "Miami, Florida IOOI7"]])
 def test_a_town_line_without_a_street_line_above_is_no_address(rules, rows):
@@ -93,6 +106,14 @@ def test_typed_letterhead_address_is_redacted_whole_on_a_real_read():
     x0, y0, x1, y1 = city_box
     assert any(r.bbox[0] <= x0 and r.bbox[1] <= y0 and r.bbox[2] >= x1 and r.bbox[3] >= y1
                for r in addresses), ((x0, y0, x1, y1), [(r.bbox, r.value) for r in addresses])
+
+
+def test_a_name_ending_in_a_coined_trade_word_is_a_firm(presidio):
+    """spaCy reads "Litton Bionetics" (a testing laboratory) as a person; no census surname
+    ends in "-ics", firms coin such names from a science."""
+    for text in ("Litton Bionetics", "Testing laboratory: Litton Bionetics"):
+        spans = {(s.text, s.type) for s in presidio.detect(_line(text))}
+        assert spans == {("Litton Bionetics", "ORGANIZATION")}, spans
 
 
 @pytest.mark.parametrize("text,name", [("Approved by R. S. Sprinkle, III on Monday.", "R. S. Sprinkle, III"),

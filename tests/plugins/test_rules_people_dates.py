@@ -92,6 +92,8 @@ def test_a_cell_listing_names_is_not_one_person(rules):
     ("Sent: Wednesday, April 30, 2014 9:56 AM", "Wednesday, April 30, 2014 9:56 AM"),
     ("FROM: S.P. McBride [_x_] FeB23", "FeB23"),               # month and day run together
     ("Date of birth: June 19, 192]", "June 19, 192]"),         # the year's 1 read as a bracket
+    ("during the month of January , 1988 as follows:", "January , 1988"),   # typewriter's comma
+    ("during the month of January , 19.88 as follows:", "January , 19.88"),  # a speck's stop
 ])
 def test_dates_as_documents_write_them(rules, row, date):
     spans = found(rules, [row])
