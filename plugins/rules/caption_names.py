@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from redactor.plugin_api import PageView, given_names, surnames
+from redactor_plugins._misread_words import misread_common_word
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.label_phrases import CELL_GAP, JUNK, is_border_read
@@ -126,7 +127,9 @@ def _is_organization(words: list[str], org: bool, vocab: Vocab) -> bool:
     if len(first.rstrip(".")) == 1 or first.upper() in given_names():
         return False
     bare = [w.strip(".,") for w in words]
-    everyday = [_zipf(w.lower()) >= EVERYDAY_ZIPF for w in bare]
+    # a handwritten or worn answer's everyday words come back misread ("PEPLES" for
+    # "Peoples" in "Ethiopian Peoples Revolutionary Party"): still everyday words
+    everyday = [_zipf(w.lower()) >= EVERYDAY_ZIPF or misread_common_word(w) is not None for w in bare]
     return any(e and w.upper() not in surnames() for w, e in zip(bare[1:], everyday[1:])) or \
         (len(words) > 1 and all(everyday))
 

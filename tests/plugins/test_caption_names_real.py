@@ -50,6 +50,16 @@ def test_an_organisation_under_a_name_of_caption_keeps_its_type(rules):
     assert not of_type(rules, page, "PERSON")
 
 
+@pytest.mark.parametrize("answer", ["ETHIOpAn PEPLES REVILUZIOMALY PALTY"])
+def test_an_organisation_whose_everyday_words_were_misread_keeps_its_type(rules, answer):
+    """A handwritten answer comes back from OCR with its words misread ("PEPLES"): a word
+    one letter from an everyday one is still that word, and an organisation's."""
+    page = page_from_rows([[(20, "1. NAME OF REGISTRANT"), (600, "2. REGISTRATION NO.")],
+                           [(30, answer), (650, "1750")]])
+    assert answer in of_type(rules, page, "ORGANIZATION")
+    assert not of_type(rules, page, "PERSON")
+
+
 @pytest.mark.parametrize("answer", ["NOT APPLICABLE", "None", "N/A", "$1,500.00", "12/03/1986",
                                     "Vice President", "see the attached statement of the registrant"])
 def test_no_name_under_a_name_of_caption_that_is_form_vocabulary(rules, answer):
