@@ -50,12 +50,20 @@ def _with_neighbours(text: str, spans: list[Span]) -> list[Span]:
     into another name ("Williams" of "Williams/Giordano"), that name as a PERSON span."""
     taken = {(s.start, s.end) for s in spans if s.type == "PERSON"}
     extra: list[Span] = []
+    absorbed: set[int] = set()
     for s in spans:
         if s.type != "PERSON":
             continue
         after = _AFTER.match(text, s.end)
         if after and (after.start(1), after.end(1)) not in taken:
-            extra.append(s.with_(start=after.start(1), end=after.end(1), text=after.group(1)))
+            end = after.end(1)
+            # the slash took the name's first initial into its word ("Anders/J. E. Mann"):
+            # the rest of the name, found as a name of its own, is the same person
+            rest = _rest_of_name(text, end, spans)
+            if rest is not None:
+                absorbed.add(id(rest))
+                end = rest.end
+            extra.append(s.with_(start=after.start(1), end=end, text=text[after.start(1):end]))
             taken.add((after.start(1), after.end(1)))
         head = text[max(0, s.start - 40):s.start]
         before = _BEFORE.search(head)
@@ -66,4 +74,12 @@ def _with_neighbours(text: str, spans: list[Span]) -> list[Span]:
             if (a, b) not in taken:
                 extra.append(s.with_(start=a, end=b, text=text[a:b]))
                 taken.add((a, b))
-    return spans + extra
+    return [s for s in spans if id(s) not in absorbed] + extra
+
+
+def _rest_of_name(text: str, end: int, spans: list[Span]) -> Span | None:
+    """The PERSON span that goes on, after one space on the same line, from an initial at
+    ``end`` ("J." then "E. Mann"), or None."""
+    if not text[end - 1:end] == "." or text[end:end + 1] != " ":
+        return None
+    return next((t for t in spans if t.type == "PERSON" and t.start == end + 1), None)

@@ -198,6 +198,24 @@ def test_a_persons_span_across_a_slash_is_one_span_per_name(value, parts):
     assert [value[s.start:s.end] for s in spans] == parts
 
 
+def test_an_initial_the_slash_took_into_its_word_joins_the_rest_of_its_name():
+    """"J. F. Anders/J. E. Mann": OCR reads "Anders/J." as one word, so the second name's
+    first initial and the rest of it ("E. Mann", found as a name) are one person."""
+    from redactor.slash_names import split_slash_joined_names
+
+    text = "LEADER J. F. Anders/J. E. Mann\nWORK"
+    first, rest = text.index("J. F."), text.index("E. Mann")
+    spans = split_slash_joined_names(text, [Span(first, text.index("/"), "PERSON", 0.9, "rules"),
+                                            Span(rest, rest + 7, "PERSON", 0.9, "rules")])
+    assert sorted(text[s.start:s.end] for s in spans) == ["J. E. Mann", "J. F. Anders"]
+    # a name that does not go on after the initial stays as it was
+    text = "LEADER J. F. Anders/J. and E. Mann"
+    rest = text.index("E. Mann")
+    spans = split_slash_joined_names(text, [Span(first, text.index("/"), "PERSON", 0.9, "rules"),
+                                            Span(rest, rest + 7, "PERSON", 0.9, "rules")])
+    assert sorted(text[s.start:s.end] for s in spans) == ["E. Mann", "J.", "J. F. Anders"]
+
+
 def test_a_closing_quote_and_bracket_that_touch_are_cut_together():
     """A contract's defined term, '(“CDN”)': the closing quote and bracket often touch in
     print and make one run of ink, which is still two narrow marks, not a letter."""
