@@ -1,8 +1,9 @@
 """Maps detector spans (character offsets in the page text) back to pixel rectangles.
 
 A span covers every word whose characters it touches; a span that cuts a word takes the
-whole word, because a half-hidden word is still readable, unless what it leaves out is
-punctuation whose glyphs the page's ink shows apart (``redactor.edge_trim``). Each span
+whole word, because a half-hidden word is still readable, unless what it leaves out is a
+fill-in line (or, asked to, punctuation) whose glyphs the page's ink shows apart
+(``redactor.edge_trim``). Each span
 becomes the minimum rectangle(s) around its words: one rectangle when its lines stack into a compact block (an
 address), one per line when a single rectangle would hide much more than the value (a value
 wrapped from the end of one line to the start of the next).
@@ -140,13 +141,14 @@ TRIM_MIN_CONF = 70.0
 
 
 def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int,
-                  at_slash: bool = False):
+                  at_slash: bool = False, punctuation: bool = False):
     """Word boxes of a span, the first and last cut to the span's characters where what the
     span leaves out of them is punctuation that ``trim_word_box`` can tell apart on the ink,
     or, with ``at_slash`` (a person: the other name of "Williams/Giordano" is a span of its
     own, ``redactor.slash_names``), another name across a slash; and the character range
-    those boxes show."""
-    from redactor.edge_trim import cut_at_slash, trim_word_box
+    those boxes show. Without ``punctuation`` only a fill-in line is cut: the word's commas,
+    stops and brackets stay under its box, as readers and annotators box a word."""
+    from redactor.edge_trim import FILL_IN, TRIMMABLE, cut_at_slash, trim_word_box
 
     boxes = {i: page.words[i].bbox for i in word_ids}
     shown = [page.offsets[word_ids[0]][0], page.offsets[word_ids[-1]][1]]
@@ -159,7 +161,8 @@ def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int
             continue
         if 0 <= page.words[i].conf < TRIM_MIN_CONF:
             continue   # an unsure reading's "punctuation" may be a misread digit or letter
-        cut = trim_word_box(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
+        cut = trim_word_box(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end,
+                            trimmable=TRIMMABLE if punctuation else FILL_IN)
         if cut is None and at_slash:
             cut = cut_at_slash(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
         if cut is None:
@@ -173,11 +176,11 @@ def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int
 
 
 def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
-                image=None) -> Alignment:
+                image=None, cut_punctuation: bool = False) -> Alignment:
     """Redactions for ``spans``. With ``image`` (the page, PIL or grey array), a span that
-    leaves punctuation of its first or last word out gets that punctuation cut from the box
-    when the ink shows it separately (``redactor.edge_trim``); otherwise a span that cuts a
-    word takes the whole word."""
+    leaves a fill-in line touching its first or last word out (with ``cut_punctuation``,
+    any edge punctuation) gets it cut from the box when the ink shows it separately
+    (``redactor.edge_trim``); otherwise a span that cuts a word takes the whole word."""
     gray = None
     if image is not None:
         from redactor.gray import to_gray
@@ -192,7 +195,7 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
             continue
         if gray is not None:
             boxes, (vs, ve) = _edge_trimmed(page, gray, word_ids, start, end,
-                                            at_slash=span.type == "PERSON")
+                                            at_slash=span.type == "PERSON", punctuation=cut_punctuation)
         else:
             boxes = [(i, page.words[i].bbox) for i in word_ids]
             vs, ve = page.offsets[word_ids[0]][0], page.offsets[word_ids[-1]][1]

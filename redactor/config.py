@@ -62,6 +62,11 @@ class RedactorConfig:
     box_mode: str = _opt("auto", "auto | span | line: one rectangle per value, per line, or chosen")
     fit_to_ink: bool = _opt(True, "grow each box to the ink of its value (--no-ink-fit: off)")
     ink_shrink: bool = _opt(False, "with fit_to_ink: also cut a box's empty margins")
+    # redactor.edge_trim: annotators and readers box a word as printed, its comma or brackets
+    # with it; cut, a box can fail IoU with such gold and leave part of the gold's ink out
+    cut_punctuation: bool = _opt(False, "with fit_to_ink: cut a word's commas, stops, brackets, "
+                                 "quotes and colons off its box when the value leaves them out "
+                                 "(off: only a fill-in line touching the value is cut)")
     propagate_repeats: bool = _opt(True, "hide the other occurrences of a found value too")
     # redactor.surname_repeats: "Routh" in a table after "Written By W. E. Routh"
     propagate_surnames: bool = _opt(True, "with propagate_repeats: also hide a found person's "

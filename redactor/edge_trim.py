@@ -1,9 +1,11 @@
 """Cutting a word box down to the characters a span covers when the rest is punctuation.
 
 OCR gives one box per word, and a word often carries punctuation that is not part of the
-value: "Gina," "(SH46997)." "[ops@acme.com]". A box over the whole word is safe but is not
-the value's box: a comma's descender or a pair of brackets is enough to fail an IoU match,
-and it hides ink that is not personal data. Character boxes from Tesseract's LSTM engine are
+value: "Gina," "(SH46997)." "[ops@acme.com]". A box over the whole word is safe, and it is
+how readers and annotators box a word on real pages (FUNSD's and VRDU's gold are the
+word's box), so the pipeline cuts only a form's fill-in line touching the value by default
+(``FILL_IN``) and every class here on request (``cut_punctuation``: gold tight to the value,
+as generated pages draw it). Character boxes from Tesseract's LSTM engine are
 too approximate to cut on (they can be off by a whole letter), so the cut is made on the ink
 itself: the word crop is split into glyph columns (runs of inked columns), and a glyph at the
 edge is dropped only when the OCR text says the edge character is punctuation and the glyph
@@ -28,6 +30,7 @@ _QUOTE = set("'\"‘’“”`")               # narrow, in the upper half
 _ANGLE = set("<>")                     # around e-mail addresses: as wide as a digit, short
 _RULE = set("_")                       # a form's fill-in line touching the value: flat, low
 TRIMMABLE = _LOW | _NARROW | _COLON | _QUOTE | _ANGLE | _RULE
+FILL_IN = frozenset(_RULE)
 
 LOW_MAX_HEIGHT = 0.45
 LOW_MAX_WIDTH = 0.3
@@ -115,14 +118,14 @@ def _word_ink(gray: np.ndarray, box: BBox, threshold: float | None, min_width: i
 
 
 def trim_word_box(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_end: int,
-                  threshold: float | None = None) -> BBox | None:
+                  threshold: float | None = None, trimmable=TRIMMABLE) -> BBox | None:
     """The box of ``text[keep_start:keep_end]`` inside word box ``box`` of ``gray`` when
-    everything outside that range is punctuation whose glyphs can be told apart at the word's
-    edges; None when nothing can safely be cut (keep the whole word)."""
+    everything outside that range is punctuation (of ``trimmable``) whose glyphs can be told
+    apart at the word's edges; None when nothing can safely be cut (keep the whole word)."""
     prefix, suffix = text[:keep_start], text[keep_end:]
     if not (prefix or suffix) or keep_end <= keep_start:
         return None
-    if any(c not in TRIMMABLE for c in prefix + suffix):
+    if any(c not in trimmable for c in prefix + suffix):
         return None
     crop = _word_ink(gray, box, threshold, min_width=2)
     if crop is None:

@@ -210,7 +210,8 @@ class Redactor:
         # one grey copy of the page for both looks at the ink: cutting edge punctuation off
         # word boxes, then fitting the boxes
         gray = to_gray(image)
-        alignment = align_spans(page, spans, mode=self.config.box_mode, image=gray)
+        alignment = align_spans(page, spans, mode=self.config.box_mode, image=gray,
+                                cut_punctuation=self.config.cut_punctuation)
         if alignment.redactions:
             redactions = fit_redactions_to_ink(gray, alignment.redactions, shrink=self.config.ink_shrink)
             if self.config.grow_over_unread_ink:

@@ -103,6 +103,7 @@ def variant_config(v: Variant) -> dict:
         options["rules"] = {**options.get("rules", {}), "disable": list(v.disable)}
     cfg = {"ocr": DEFAULT_OCR, "detectors": detectors,
            "fit_to_ink": base.fit_to_ink, "ink_shrink": base.ink_shrink,
+           "cut_punctuation": base.cut_punctuation,
            "grow_over_unsure": base.grow_over_unsure,
            "grow_over_unread_ink": base.grow_over_unread_ink,
            "propagate_repeats": base.propagate_repeats,

@@ -35,6 +35,9 @@ def add_pipeline_options(p) -> None:
                    help="one rectangle per span, per line, or auto (default)")
     p.add_argument("--no-ink-fit", dest="fit_to_ink", action="store_false", default=None,
                    help="do not grow boxes to the ink of the value")
+    p.add_argument("--cut-punctuation", dest="cut_punctuation", action="store_true", default=None,
+                   help="cut a word's edge punctuation the value leaves out off its box (default: "
+                        "only a fill-in line touching the value)")
     p.add_argument("--verify", dest="verify", action="store_true", default=None,
                    help="read every output page again before writing it, burn what a reader could "
                         "still use in a second pass, and keep aside what remains (default: on)")
@@ -105,7 +108,7 @@ def config_from_args(args):
         "ocr": args.ocr, "detectors": args.detectors, "ocr_free": args.ocr_free,
         "visual": getattr(args, "visual", None),
         "types": args.types, "min_score": args.min_score, "box_mode": args.box_mode,
-        "fit_to_ink": args.fit_to_ink, "verify": args.verify, "page_timeout": args.page_timeout,
+        "fit_to_ink": args.fit_to_ink, "cut_punctuation": args.cut_punctuation, "verify": args.verify, "page_timeout": args.page_timeout,
         "on_verify_fail": args.on_verify_fail, "max_pixels": args.max_pixels, "pdf_dpi": args.pdf_dpi,
         "pad": getattr(args, "pad", None), "fill": getattr(args, "fill", None),
     }

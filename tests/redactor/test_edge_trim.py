@@ -114,27 +114,39 @@ def test_no_cut_for_bar_or_bang_which_are_often_a_misread_one():
     assert trim_word_box(gray, word_box([value, bar]), "539|", 0, 3) is None
 
 
-def test_align_spans_cuts_punctuation_only_with_the_image_and_confident_words():
+def test_align_spans_cuts_punctuation_only_when_asked_with_the_image_and_confident_words():
     gray, (dear, name, comma) = render(["Dear ", "Gina", ","])
     words = (WordBox("Dear", dear, 95.0, line=1, block=1),
              WordBox("Gina,", word_box([name, comma]), 95.0, line=1, block=1))
     page = OcrPage(gray.shape[1], gray.shape[0], words, "test")
     span = Span(5, 9, "PERSON", 0.9, "t")
     assert page.text[5:9] == "Gina"
-    without = align_spans(page, [span]).redactions[0]
+    without = align_spans(page, [span], cut_punctuation=True).redactions[0]
     assert without.value == "Gina," and without.bbox[2] >= comma[2]
-    with_image = align_spans(page, [span], image=gray).redactions[0]
+    # by default the word is boxed as printed, its comma with it (as annotators box it)
+    default = align_spans(page, [span], image=gray).redactions[0]
+    assert default.value == "Gina," and default.bbox[2] >= comma[2]
+    with_image = align_spans(page, [span], image=gray, cut_punctuation=True).redactions[0]
     assert with_image.value == "Gina" and with_image.bbox[2] <= comma[0]
     unsure = OcrPage(page.width, page.height, (words[0], WordBox("Gina,", words[1].bbox, 40.0, 1, 1)), "test")
-    assert align_spans(unsure, [span], image=gray).redactions[0].value == "Gina,"
+    assert align_spans(unsure, [span], image=gray, cut_punctuation=True).redactions[0].value == "Gina,"
+
+
+def test_a_fill_in_line_touching_a_value_is_cut_by_default():
+    gray, (rule, value) = render(["____", "4471"])
+    page = OcrPage(gray.shape[1], gray.shape[0], (WordBox("_4471", word_box([rule, value]), 95.0, 1, 1),),
+                   "test")
+    [red] = align_spans(page, [Span(1, 5, "REFERENCE_NUMBER", 0.9, "t")], image=gray).redactions
+    assert red.value == "4471" and red.bbox[0] >= rule[2] - 1 and red.bbox[2] >= value[2]
 
 
 def test_real_tesseract_page_name_box_leaves_comma_but_hides_every_letter():
+    from redactor.config import RedactorConfig
     from redactor.pipeline import Redactor
 
     gray, (dear, name, comma, rest) = render(["Dear ", "Maria Lopez", ",", " thank you."], size=36)
     img = Image.fromarray(gray)
-    r = Redactor()
+    r = Redactor(RedactorConfig(cut_punctuation=True))
     result = r.analyze(img)
     people = [x for x in result.redactions if x.type == "PERSON"]
     assert people, [w.text for w in result.ocr.words]
