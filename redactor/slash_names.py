@@ -80,6 +80,6 @@ def _with_neighbours(text: str, spans: list[Span]) -> list[Span]:
 def _rest_of_name(text: str, end: int, spans: list[Span]) -> Span | None:
     """The PERSON span that goes on, after one space on the same line, from an initial at
     ``end`` ("J." then "E. Mann"), or None."""
-    if not text[end - 1:end] == "." or text[end:end + 1] != " ":
+    if text[end - 1:end] != "." or text[end:end + 1] != " ":
         return None
     return next((t for t in spans if t.type == "PERSON" and t.start == end + 1), None)

@@ -108,7 +108,8 @@ def config_from_args(args):
         "ocr": args.ocr, "detectors": args.detectors, "ocr_free": args.ocr_free,
         "visual": getattr(args, "visual", None),
         "types": args.types, "min_score": args.min_score, "box_mode": args.box_mode,
-        "fit_to_ink": args.fit_to_ink, "cut_punctuation": args.cut_punctuation, "verify": args.verify, "page_timeout": args.page_timeout,
+        "fit_to_ink": args.fit_to_ink, "cut_punctuation": args.cut_punctuation,
+        "verify": args.verify, "page_timeout": args.page_timeout,
         "on_verify_fail": args.on_verify_fail, "max_pixels": args.max_pixels, "pdf_dpi": args.pdf_dpi,
         "pad": getattr(args, "pad", None), "fill": getattr(args, "fill", None),
     }

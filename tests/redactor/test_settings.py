@@ -56,6 +56,17 @@ def test_lax_values_as_toml_and_flags_give_them_are_accepted():
     assert cfg.pad == 2.0 and cfg.fit_to_ink is False and cfg.visual == [] and cfg.deny == ["X"]
 
 
+def test_the_punctuation_cut_is_off_by_default_and_a_flag_turns_it_on():
+    import argparse
+
+    from redactor.commands.redact import add_pipeline_options, config_from_args
+
+    parser = argparse.ArgumentParser()
+    add_pipeline_options(parser)
+    assert config_from_args(parser.parse_args([])).cut_punctuation is False
+    assert config_from_args(parser.parse_args(["--cut-punctuation"])).cut_punctuation is True
+
+
 def test_redactor_config_shows_every_key_and_reads_back(tmp_path, capsys):
     import tomllib
 
