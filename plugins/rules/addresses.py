@@ -44,7 +44,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     unit = _alt(vocab.unit_designators)
     dirs = _alt(vocab.directionals)
     states = _alt(vocab.us_states)
-    state_names = _alt(vocab.us_state_names)
+    # letterheads and envelopes print the whole address in capitals, as the USPS asks
+    # ("MIAMI, FLORIDA 33131")
+    state_names = _alt([*vocab.us_state_names, *(n.upper() for n in vocab.us_state_names)])
     provs = _alt(vocab.ca_provinces)
     # "N.Y." is typed "N. Y." as often; OCR drops or doubles the stops
     trad = "|".join(r"\.?[ ]?".join(re.escape(p) for p in a.rstrip(".").split(".")) + r"\.?"
@@ -132,7 +134,10 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # block, and letterheads and forms print the town and state there with the ZIP missing
     # ("Miami, Florida") or read as letters ("New York, New York IOOI7", "Wasnmogron, DC
     # ZOCO5-3502": C and D for 0 too). Only ever matched on the line under a street line.
-    zip_misread = r"(?=[^ ]*\d)[0-9OoIlSsBZzGCDQ$£\[(|]{5}(?:[ ]?-[ ]?[0-9OoIlSsBZzGCDQ]{4})?"
+    # ... its five figures perhaps split by a space, a speck read as one more ("[O01 66-4193")
+    zip_glyph = r"[0-9OoIlSsBZzGCDQ$£\[(|]"
+    zip_misread = (rf"(?=[^ ]*\d)(?:{zip_glyph}{{5,6}}|{zip_glyph}{{2,4}}[ ]{zip_glyph}{{1,3}})"
+                   r"(?:[ ]?-[ ]?[0-9OoIlSsBZzGCDQ]{4})?")
     town_under_street = re.compile(
         rf"{speck}{place}[ ]?[,.][ ]?(?:(?:{states})\.?|{state_names}|(?:{provs})|(?:{trad}))"
         rf"(?:[ ]?[,.]?[ ]+{zip_misread})?[ ,.;]*")

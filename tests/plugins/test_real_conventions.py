@@ -31,6 +31,25 @@ def test_older_state_abbreviations_make_a_city_line(rules, city_line):
     assert ("ADDRESS", "460 Park Avenue\n" + city_line) in found, found
 
 
+def test_a_town_line_whose_zip_ocr_split_and_padded_still_closes_the_block(rules):
+    """"NEW YORK, NY 10166-4193" in small capitals read "New You, NY [O01 66-4193": the
+    town line joins the street line above it (its ZIP+4 read like a social security
+    number stays hidden as one)."""
+    page = page_from_rows(["WINSTON & STRAWN", "2OO PARK AVENUE", "New You, NY [O01 66-4193"])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "2OO PARK AVENUE\nNew You, NY") in found, found
+
+
+@pytest.mark.parametrize("city_line", ["MIAMI, FLORIDA 33131", "LOUISVILLE, KENTUCKY 40202"])
+def test_a_city_line_in_capitals_with_the_states_name_is_an_address(rules, city_line):
+    """Letterheads and envelopes print the whole address in capitals, as the USPS asks."""
+    page = page_from_rows(["BOULEVARD, " + city_line])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", city_line) in found, found
+    assert not [s for s in rules.detect(page_from_rows(["our miami, florida 33131 office"]))
+                if s.type == "ADDRESS"]
+
+
 def test_an_abbreviation_without_a_zip_is_no_address(rules):
     page = page_from_rows(["We met in Albany, N.Y. last spring."])
     assert not [s for s in rules.detect(page) if s.type == "ADDRESS"]
