@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from redactor.plugin_api import PageView, form_words
+from redactor.plugin_api import ADDRESS_FIELD_CAPTIONS, PageView, form_words
 from redactor_plugins.rules.addresses import (CITY_TAIL_GAP, ENDS_ADDRESS, HOUSE_NUMBER_CONFUSIONS, JUNK_LEAD,
                                               NEEDS_COMPANY, ROW_CHAIN, RULES, SCORES, SEGMENT_GAP, WHOLE_LINE, LineHit,
                                               addressee_above, compile_address_regexes, line_segments, raw_hits,
@@ -24,6 +24,8 @@ _BODY_NAME = re.compile(r"(?i)\b(?:department|dept\.?|ministry|bureau|agency)[ ]
 _FLOOR_UNIT = re.compile(r"^#\d{1,3}-\d{1,4}[A-Za-z]?,?$")
 # Postcodes that close a block on a line of their own or after the town.
 POSTCODES = frozenset({"uk_postcode", "ca_postcode"})
+# text heights: a form's City | State | ZIP cells on one fill-in line lie up to this far apart
+FORM_CELL_GAP = 12.0
 
 
 class AddressPage:
@@ -96,15 +98,22 @@ class AddressPage:
                 return j
         return None
 
-    def row_chain(self, i: int, gap: float = SEGMENT_GAP) -> list[int]:
+    def row_chain(self, i: int, gap: float = SEGMENT_GAP, aligned: bool = False) -> list[int]:
         """The segments that continue segment i to its right on its row, nearest first:
         OCR cut one printed line into several ("21925 Cynthia Cliff, Lake Diana," | "ND
-        34590"), often giving each its own line and putting other text between them."""
+        34590"), often giving each its own line and putting other text between them.
+        ``aligned``: a segment whose middle is level with the last one's (within 0.4 h)
+        goes first, so a caption printed close under a form's row is not taken for it."""
         chain: list[int] = []
         cur = i
         while len(chain) < ROW_CHAIN:
             x0, y0, x1, y1 = self.seg_box(cur)
             h = self.layout.line_of_word(self.segs[cur][0]).height
+
+            def rank(j):
+                bx0, by0, bx1, by1 = self.seg_box(j)
+                return (aligned and abs((by0 + by1) - (y0 + y1)) / 2 > 0.4 * h, bx0)
+
             best = None
             for j in range(len(self.segs)):
                 if j == i or j in chain:
@@ -112,7 +121,7 @@ class AddressPage:
                 bx0, by0, bx1, by1 = self.seg_box(j)
                 if 0 <= bx0 - x1 <= gap * h and \
                         min(y1, by1) - max(y0, by0) >= 0.5 * min(y1 - y0, by1 - by0) and \
-                        (best is None or bx0 < self.seg_box(best)[0]):
+                        (best is None or rank(j) < rank(best)):
                     best = j
             if best is None:
                 break
@@ -132,6 +141,33 @@ class AddressPage:
             if self.rx.city_line.fullmatch(tail.strip(" ,;|").replace("\n", " ")):
                 return chain[:k + 1]
         return []
+
+    def form_row_continuation(self, i: int, start: int) -> list[int]:
+        """The cells right of segment i on a form's address row that, read after its text
+        from ``start`` on, make a city line, its ZIP perhaps misread ("S. SAN FRANCISCO." |
+        "CA" | "$4080"): a form prints the row's field captions ("City State Zip Code")
+        under its fill-in line, so a caption under the cells is asked for; empty otherwise."""
+        tail = self.text[start:self.layout.offsets[self.segs[i][-1]][1]]
+        chain = self.row_chain(i, FORM_CELL_GAP, aligned=True)
+        for k, j in enumerate(chain):
+            tail += " " + self.seg_text(j)
+            if self.rx.city_line_loose.fullmatch(tail.strip(" ,;|").replace("\n", " ")) and \
+                    self._captioned_below([i, *chain[:k + 1]]):
+                return chain[:k + 1]
+        return []
+
+    def _captioned_below(self, segs: list[int]) -> bool:
+        """Whether an address field's caption stands just under these segments of a row."""
+        x0 = min(self.seg_box(j)[0] for j in segs)
+        x1 = max(self.seg_box(j)[2] for j in segs)
+        y0 = min(self.seg_box(j)[1] for j in segs)
+        y1 = max(self.seg_box(j)[3] for j in segs)
+        h = self.layout.line_of_word(self.segs[segs[0]][0]).height
+        # a skewed scan's caption may start above the row's lowest cell's foot
+        return any(x0 - h <= w.bbox[0] and w.bbox[2] <= x1 + h and w.bbox[1] >= y0 + 0.5 * h and
+                   w.bbox[1] - y1 <= 1.5 * h and
+                   re.sub(r"[^a-z]", "", w.text.lower()) in ADDRESS_FIELD_CAPTIONS
+                   for w in self.layout.words)
 
     def state_zip_under_tail(self, i: int, used: set[int]) -> int | None:
         """The state and ZIP a narrow column wrapped under the city that ends street line i
@@ -293,6 +329,8 @@ class AddressPage:
         # its city line even across the gap of words OCR did not read
         start = self.layout.offsets[self.segs[nxt][0]][0]
         chain = self.city_continuation(nxt, start) or self.city_continuation(nxt, start, wide=True)
+        if not chain and self.kinds([cur]) & {"street", "po_box"}:
+            chain = self.form_row_continuation(nxt, start)
         if chain and not used.intersection(chain):
             block.extend([nxt, *chain])   # "Brownchester," | "NJ 41041": a city line in parts
             return None

@@ -40,6 +40,19 @@ def test_a_town_line_whose_zip_ocr_split_and_padded_still_closes_the_block(rules
     assert ("ADDRESS", "2OO PARK AVENUE\nNew You, NY") in found, found
 
 
+def test_a_forms_city_state_and_zip_cells_close_the_block_over_their_captions(rules):
+    """A form's address row: city, state and ZIP typed in the cells of one fill-in line, far
+    apart, their captions printed under it ("City  State  Zip Code"); the ZIP misread."""
+    street = [(20, "Address:"), (120, "395 OYSTER POINT BLVD SUITE 415")]
+    row = [(125, "S. SAN FRANCISCO."), (420, "CA"), (640, "$4080")]
+    captioned = page_from_rows([street, row, [(137, "City"), (400, "State"), (620, "Zip Code")]])
+    found = {(s.type, s.text) for s in rules.detect(captioned)}
+    assert ("ADDRESS", "395 OYSTER POINT BLVD SUITE 415\nS. SAN FRANCISCO.\nCA\n$4080") in found, found
+    # without the captions, cells that far apart are other fields
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([street, row]))}
+    assert ("ADDRESS", "395 OYSTER POINT BLVD SUITE 415\nS. SAN FRANCISCO.") in found, found
+
+
 @pytest.mark.parametrize("city_line", ["MIAMI, FLORIDA 33131", "LOUISVILLE, KENTUCKY 40202"])
 def test_a_city_line_in_capitals_with_the_states_name_is_an_address(rules, city_line):
     """Letterheads and envelopes print the whole address in capitals, as the USPS asks."""
