@@ -9,8 +9,8 @@ from functools import lru_cache
 
 import yaml
 
-from redactor.plugin_api import (given_names, is_lone_caption, mapping_file, only_form_words, surnames, MONTHS,
-                                product_variants)
+from redactor.plugin_api import (given_names, is_lone_caption, mapping_file, only_form_words, surname_rank, surnames,
+                                 MONTHS, product_variants)
 from redactor_plugins._misread_words import misread_common_word
 from redactor_plugins.rules.gazetteer import fold, geonames
 from redactor_plugins.rules.people import NOT_INITIALS
@@ -67,6 +67,20 @@ def _common_word(word: str) -> bool:
     return zipf_frequency(word.lower(), "en") >= COMMON_WORD_ZIPF
 
 
+# A surname rarer than the census's 2,000 most frequent that is also an everyday word
+# ("Lung" 11,025th, "Box" 2,774th, "File", "Messenger", "Montana") names someone only beside
+# a given name or an initial; alone, the word is the text's ("Lung cancer", "P.O. BOX").
+# The frequent ones stand alone as names in a list of surnames ("Brown" 4th, "King" 29th).
+EVERYDAY_SURNAME_RANK = 2000
+
+
+def _family_name(word: str) -> bool:
+    """Whether one word standing alone can be a census name for all it is an everyday word: a
+    given name, or a surname among the EVERYDAY_SURNAME_RANK most frequent."""
+    rank = surname_rank(word)
+    return word.upper() in given_names() or (rank is not None and rank < EVERYDAY_SURNAME_RANK)
+
+
 def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A model's PERSON span ``text[start:end]`` cut to what can be a name. spaCy on form
     text runs a name into the caption beside it or on the next line ("K. F. Lyle\nOriginal
@@ -103,7 +117,7 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
             word = re.sub(r"[^A-Za-z'\-]", "", raw)
             census = word.upper() in given_names() or word.upper() in surnames()
             # (two letters or fewer may be an initial OCR ran into a rule: "IR." for "R.")
-            if len(word) >= 3 and _common_word(word) and not census:
+            if len(word) >= 3 and _common_word(word) and not _family_name(word):
                 continue
             # ... and one OCR misread: "Genera!", "Nationa?", "SECPET" (plugins._misread_words)
             if not census and misread_common_word(raw) is not None:

@@ -51,6 +51,16 @@ def surnames() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def _surname_ranks() -> dict[str, int]:
+    return {w: i for i, w in enumerate(_ranked_names("surnames.txt"))}
+
+
+def surname_rank(word: str) -> int | None:
+    """``word``'s rank among the census surnames (0 the most frequent), None when it is none."""
+    return _surname_ranks().get(word.upper())
+
+
+@lru_cache(maxsize=1)
 def veto_words() -> frozenset[str]:
     """Words that make a capitalised run something other than a person's name, in capitals:
     the document vocabulary of ``redactor.form_vocabulary`` (captions, job titles, organisation

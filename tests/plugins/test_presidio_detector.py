@@ -9,6 +9,7 @@ import socket
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
+from redactor_plugins import _presidio_spans as pd_spans
 from redactor_plugins import presidio_detector as pd
 from redactor_plugins.presidio_detector import PresidioDetector
 from redactor.errors import InputError, PluginUnavailable
@@ -116,6 +117,18 @@ def test_a_name_is_cut_at_its_line_end_and_a_lone_common_word_is_no_name(detecto
     assert raw.get("P. D. Schickedantz\nOriginal") == "PERSON" and raw.get("Request") == "PERSON"
     kept = found(detector.detect(page), page)
     assert {k for k, v in kept.items() if v == "PERSON"} == {"P. D. Schickedantz", "A. W. Spears", "J. Smith"}
+
+
+def test_a_lone_everyday_word_that_is_a_rare_surname_is_no_name(detector):
+    # spaCy reads two list lines as one person; cut at the line end, "Lung" (the 11,025th
+    # census surname, an everyday word) alone is the text's, "Brown" (the 4th) a name
+    page = page_of([["Lung", "Brown"]])
+    raw = found(PresidioDetector(drop_form_words=False).detect(page), page)
+    assert raw.get("Lung\nBrown") == "PERSON"
+    kept = found(detector.detect(page), page)
+    assert kept == {"Brown": "PERSON"}
+    assert pd_spans._family_name("Brown") and pd_spans._family_name("Grace")
+    assert not pd_spans._family_name("Lung") and not pd_spans._family_name("Messenger")
 
 
 def test_a_place_starts_after_its_article_and_is_capitalised():
