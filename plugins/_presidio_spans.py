@@ -81,6 +81,33 @@ def _family_name(word: str) -> bool:
     return word.upper() in given_names() or (rank is not None and rank < EVERYDAY_SURNAME_RANK)
 
 
+def _plain_edge(raw: str) -> bool:
+    """A word at a name's edge that is an everyday word and no census name at all."""
+    word = re.sub(r"[^A-Za-z'\-]", "", raw)
+    return len(word) >= 3 and word.lower() not in _GENERATION and word.upper() not in given_names() \
+        and word.upper() not in surnames() and _common_word(word)
+
+
+def _name_core(text: str, words: list) -> list:
+    """``words`` (offsets) less the everyday words at their edges when what is left holds a
+    census name or an initial; unchanged when all are everyday words (a heading, dropped as
+    a whole) or nothing left reads as a name part (a call sign after "Station")."""
+    def raw(k):
+        return text[words[k][0]:words[k][1]]
+    if len(words) < 2 or _plain_words([raw(k) for k in range(len(words))]):
+        return words
+    a, b = 0, len(words)
+    while b - a > 1 and _plain_edge(raw(b - 1)):
+        b -= 1
+    while b - a > 1 and _plain_edge(raw(a)):
+        a += 1
+    core = [re.sub(r"[^A-Za-z'\-]", "", raw(k)) for k in range(a, b)]
+    if (a, b) != (0, len(words)) and any(
+            len(w) == 1 or w.upper() in given_names() or w.upper() in surnames() for w in core if w):
+        return words[a:b]
+    return words
+
+
 def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A model's PERSON span ``text[start:end]`` cut to what can be a name. spaCy on form
     text runs a name into the caption beside it or on the next line ("K. F. Lyle\nOriginal
@@ -105,6 +132,10 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
         # a scrap of a word OCR broke ("Pos" of "Pos ition") ends no name
         while len(words) > 2 and _scrap(text[words[-1][0]:words[-1][1]]):
             words.pop()
+        # a name opens with a given name or an initial and ends with a surname: an everyday
+        # word no census lists at its edge is the cell beside it, run on across the form's
+        # gap ("R. B. SPELL SUBMISSION DATE:", "ASSIGNED E. P. Barbee")
+        words = _name_core(text, words)
         # ... nor does a date OCR ran together ("R. W. Richardson JUNE2" in a form's row)
         while words and _GLUED_DATE.fullmatch(text[words[-1][0]:words[-1][1]]):
             words.pop()

@@ -131,6 +131,15 @@ def test_a_lone_everyday_word_that_is_a_rare_surname_is_no_name(detector):
     assert not pd_spans._family_name("Lung") and not pd_spans._family_name("Messenger")
 
 
+def test_a_name_ends_at_the_everyday_words_beside_it(detector):
+    # spaCy runs a name into the next cell of a form's row, and a task caption into the name
+    page = page_of([["TO: R. B. SPELL SUBMISSION DATE: 8/12/91"], ["TASK ASSIGNED E. P. Barbee"]])
+    raw = found(PresidioDetector(drop_form_words=False).detect(page), page)
+    assert raw.get("R. B. SPELL SUBMISSION") == "PERSON" and raw.get("ASSIGNED E. P. Barbee") == "PERSON"
+    kept = found(detector.detect(page), page)
+    assert {k for k, v in kept.items() if v == "PERSON"} == {"R. B. SPELL", "E. P. Barbee"}
+
+
 def test_a_place_starts_after_its_article_and_is_capitalised():
     page = page_of([["Manner of contact: meeting at the Hotel Plaza Athenee New York",
                      "Subject-matter: to present Brazil's plan"]])
