@@ -13,7 +13,10 @@ time ("$8 JUN | lO: 16", "SIAUG IA PH 2"). So:
    that no confident word covers (``_rotated_text.find_blocks``), turned upright both ways, cut into text lines by their
    ink's profile; a line needs the length of a date (``MIN_LENGTH`` letter heights). A stamp
    pressed upright ("NOV 3  2 01 PM 1967" over a filing's heading) is found by its letters:
-   unread ink taller than the body text, joined along its line (``upright_blocks``).
+   unread ink taller than the body text, joined along its line (``upright_blocks``). A stamp
+   whose fields a time clock spaced wide ("'92 MAY 14 A7:48") falls apart at the body
+   text's join; its letters joined down the page's columns make one tall, narrow line
+   (``margin_blocks``), read on its own.
 2. **Read**: each line read widened (a condensed face read as a book face's proportions) and
    at its own width (``READS``), all in one Tesseract run.
 3. **Grammar**: a line whose best reading has a month or AM/PM and, beside it, a second
@@ -54,6 +57,10 @@ MIN_ANGLE = 45.0       # degrees off the page's lines: a time clock's line runs 
 UPRIGHT_TALL = 1.3     # an upright stamp's letters are this many body text heights tall at least
 GLYPH_TALL = 3.0       # ... and at most this many each way (a logo, a signature's loop is bigger)
 JOIN_WIDE = 2.0        # its letters join along its line across gaps this many letter heights wide
+JOIN_LONG = 3.0         # a margin stamp's figures join along its column across 3 body heights,
+MARGIN_WIDE = 6.0       # ... into a group 1 to 6 body heights across (a letter's height to two
+                        # stamp lines)
+MARGIN_TALL = 3.0       # ... and 3 times as tall as wide: a line running up or down
 ROW_SHARE = 0.25       # a row belongs to a text line when it holds this share of the fullest row's ink
 EDGE_SHARE = 0.08      # ... and its edge rows down to this share
 
@@ -150,6 +157,73 @@ def upright_blocks(gray: np.ndarray, ink: np.ndarray, words, h: float) -> list[t
         out.append((rotated.Block((x, y, x + bw, y + bh), hull.astype(np.int32), angle, sure,
                                   int((owner == g).sum())), face, letter))
     return out[:MAX_BLOCKS]
+
+
+def margin_blocks(ink: np.ndarray, words, h: float, known: list) -> list:
+    """Time stamps running up or down the page whose worn face the rotated-text blocks break
+    apart: a time clock spaces its figures wide ("'92 MAY 14 A7:48" up a filing's margin,
+    its month a few dots), so at the body text's join the stamp falls into blocks of a
+    word or two, none with the glyphs of a block. Unread ink of letter size (and the dots
+    between) is joined along the page's columns across JOIN_LONG body heights, not across
+    them; a group standing MARGIN_TALL times as tall as wide, at least MIN_LENGTH letters
+    long, is a line running up or down. ``ink``: the merged ink mask; ``known``: the
+    rotated-text blocks already taken (a group over most of one, or mostly inside it, is
+    left to it)."""
+    import cv2
+
+    from redactor_plugins import _rotated_text as rotated
+    from redactor_plugins import _scan_cleanup as sc
+
+    across, down = sc.long_runs(ink, h)
+    mask = cv2.subtract(ink, cv2.dilate(across | down, np.ones((3, 3), np.uint8)))
+    for w in words:
+        if rotated.is_confident(w.text, w.conf):
+            x0, y0, x1, y1 = (int(v) for v in w.bbox)
+            mask[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = 0
+    n, labels, stats = rotated._labelled(mask)
+    small = (np.maximum(stats[1:, 2], stats[1:, 3]) <= GLYPH_TALL * h) & (stats[1:, 4] >= 3)
+    ids = np.nonzero(small)[0] + 1
+    if len(ids) <= MIN_LETTERS:
+        return []
+    letters = np.isin(labels, ids).astype(np.uint8) * 255
+    del labels
+    # down the columns only: joined across, the dashes of a leader ("------N/A---") the
+    # stamp was pressed over would carry it into a line running across
+    joined = cv2.dilate(letters, np.ones((max(3, int(JOIN_LONG * h)), 1), np.uint8))
+    nb, groups, gstats = rotated._labelled(joined)
+    out = []
+    for g in range(1, nb):
+        x, y, gw, gh = (int(v) for v in gstats[g, :4])
+        # the group's shape (its letters and the join down the column between them)
+        if gh < MARGIN_TALL * gw or gh < MIN_LENGTH * h or not h <= gw <= MARGIN_WIDE * h:
+            continue
+        region = (groups[y:y + gh, x:x + gw] == g) & (letters[y:y + gh, x:x + gw] > 0)
+        ys, xs = np.nonzero(region)
+        box = (x + int(xs.min()), y + int(ys.min()), x + int(xs.max()) + 1, y + int(ys.max()) + 1)
+        bw, bh = box[2] - box[0], box[3] - box[1]
+        if any(_overlap(box, b.box) > 0.5 * min(bw * bh, _area(b.box)) for b in known):
+            continue
+        if cv2.connectedComponents(region.astype(np.uint8), connectivity=8)[0] - 1 <= MIN_LETTERS:
+            continue
+        angle, sure = rotated.line_angle(xs.astype(float), ys.astype(float), h)
+        if abs(angle) < MIN_ANGLE:
+            continue
+        # cut round the joined group, as upright_blocks does: the worn face's specks between
+        # the letters are read with them
+        contours, _ = cv2.findContours((groups[y:y + gh, x:x + gw] == g).astype(np.uint8),
+                                       cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(np.vstack(contours)) + np.array([x, y])
+        out.append(rotated.Block(box, hull.astype(np.int32), angle, sure, len(xs)))
+    out.sort(key=lambda b: -(b.box[3] - b.box[1]))
+    return out[:MAX_BLOCKS]
+
+
+def _area(box) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
+def _overlap(a, b) -> float:
+    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def _bands(rows: np.ndarray, filled: np.ndarray) -> list[tuple[int, int]]:
@@ -290,9 +364,16 @@ class TimeStampDetector(VisualDetector):
         merged = sc.merged_ink_mask(gray)
         lines += [ln for i, (b, face, letter) in enumerate(upright_blocks(gray, merged, words, h), start=len(blocks))
                   for ln in block_lines(face, b, letter, i)]
-        if not lines:
+        start = 1 + max((ln.block for ln in lines), default=len(blocks))
+        margin = [ln for i, b in enumerate(margin_blocks(merged, words, h, blocks), start=start)
+                  for ln in block_lines(gray, b, h, i)]
+        if not lines and not margin:
             return []
-        readings = read_lines(self._reader(), lines)
+        # read apart: Tesseract segments the stacked canvas as a whole, so lines added to it
+        # change how the others read
+        readings = (read_lines(self._reader(), lines) if lines else []) + \
+            (read_lines(self._reader(), margin) if margin else [])
+        lines += margin
         # per block, its line read best as a stamp (a line read upside down can show marks
         # too: "98 JUN 19" turned reads "91 G1 ah 86")
         best: dict[int, tuple[int, str, Line]] = {}

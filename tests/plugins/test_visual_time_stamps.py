@@ -44,6 +44,32 @@ def stamp_page(lines: list[str], seed: int = 3):
     return img.convert("RGB"), (x + xs.min(), y + ys.min(), x + xs.max() + 1, y + ys.max() + 1)
 
 
+def spaced_stamp_page(text: str, gap: int = 40, wear: float = 0.3, seed: int = 3):
+    """A letter with a time clock's stamp running down its right margin, its fields spaced
+    ``gap`` px apart (before the face is squeezed to half its width), ``wear`` of its ink
+    dropped in specks: at the body text's join the rotated-text blocks see a word or two.
+    Returns the page and the box of the stamp's ink."""
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    for i, t in enumerate(["Dear Sir or Madam,", "Please find enclosed the statement required by the Act,",
+                           "together with the exhibits listed in the schedule below.", "Yours faithfully,"]):
+        d.text((110, 160 + 40 * i), t, font=ImageFont.truetype(FONT, 22), fill=0)
+    face = ImageFont.truetype(FONT, 30)
+    fields = text.split()
+    widths = [int(d.textlength(f, font=face)) for f in fields]
+    strip = Image.new("L", (sum(widths) + gap * len(fields) + 8, 44), 255)
+    x = 4
+    for f, w in zip(fields, widths):
+        ImageDraw.Draw(strip).text((x, 4), f, font=face, fill=0)
+        x += w + gap
+    a = np.asarray(strip.resize((strip.width // 2, strip.height))).copy()
+    a[(a < 128) & (np.random.default_rng(seed).random(a.shape) < wear)] = 255
+    strip = Image.fromarray(a).rotate(-90, expand=True)
+    img.paste(strip, (1120, 420))
+    ys, xs = np.nonzero(np.asarray(strip) < 128)
+    return img.convert("RGB"), (1120 + xs.min(), 420 + ys.min(), 1120 + xs.max() + 1, 420 + ys.max() + 1)
+
+
 def upright_stamp_page(text: str, wear: float, width: int = 440, seed: int = 3):
     """A filing's heading with a time-clock stamp pressed upright above it (1.5 degrees off):
     a face twice the body's height, squeezed to 440 px, ``wear`` of its ink dropped in
@@ -81,6 +107,26 @@ def test_worn_stamp_running_up_the_margin_is_a_date(page_ocr):
     assert [r.type for r in found] == ["DATE"]
     assert iou(found[0].bbox, stamp) >= 0.7
     assert found[0].sources == ("time_stamps",)
+
+
+def test_a_time_clock_stamp_spaced_wide_down_the_margin_is_a_date(page_ocr):
+    """A time clock spaces its fields wide ("'92 MAY 14 A7:48" on a real dev filing): the
+    rotated-text blocks break it into words, the margin's column join keeps it one line."""
+    from redactor_plugins import _rotated_text as rotated
+    from redactor_plugins import _scan_cleanup as sc
+    from redactor_plugins.visual_common import gray_of, text_height, words_of
+    from redactor_plugins.visual_time_stamps import MIN_ANGLE, margin_blocks
+
+    image, stamp = spaced_stamp_page("'92 MAY 14 A7:48")
+    page = page_ocr.read(image)
+    gray, words = gray_of(image), words_of(page)
+    h = text_height(words, gray.shape[0])
+    seen = [(w.text, w.bbox, w.conf) for w in words]
+    assert not any(iou(b.box, stamp) >= 0.5 for b in rotated.find_blocks(gray, seen, h) if abs(b.angle) >= MIN_ANGLE)
+    blocks = margin_blocks(sc.merged_ink_mask(gray), words, h, [])
+    assert any(iou(b.box, stamp) >= 0.8 and abs(b.angle) >= 80 for b in blocks)
+    found = registry.create("visual", "time_stamps").find(image, page)
+    assert [r.type for r in found] == ["DATE"] and iou(found[0].bbox, stamp) >= 0.8
 
 
 def test_a_margin_line_without_a_date_is_left(page_ocr):
