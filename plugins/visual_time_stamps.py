@@ -109,6 +109,22 @@ def block_lines(gray: np.ndarray, block, h: float, index: int) -> list[Line]:
     return out
 
 
+def _unread_ink(ink: np.ndarray, words, h: float) -> np.ndarray:
+    """The merged ink mask less the page's rules and the ink under confidently read words."""
+    import cv2
+
+    from redactor_plugins import _rotated_text as rotated
+    from redactor_plugins import _scan_cleanup as sc
+
+    across, down = sc.long_runs(ink, h)
+    mask = cv2.subtract(ink, cv2.dilate(across | down, np.ones((3, 3), np.uint8)))
+    for w in words:
+        if rotated.is_confident(w.text, w.conf):
+            x0, y0, x1, y1 = (int(v) for v in w.bbox)
+            mask[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = 0
+    return mask
+
+
 def upright_blocks(gray: np.ndarray, ink: np.ndarray, words, h: float) -> list[tuple]:
     """Time stamps pressed upright (within MIN_ANGLE of the page's lines), as (block, the page
     with only the stamp's letters on white, its letter height). A time clock's face is bigger
@@ -121,15 +137,8 @@ def upright_blocks(gray: np.ndarray, ink: np.ndarray, words, h: float) -> list[t
     import cv2
 
     from redactor_plugins import _rotated_text as rotated
-    from redactor_plugins import _scan_cleanup as sc
 
-    across, down = sc.long_runs(ink, h)
-    mask = cv2.subtract(ink, cv2.dilate(across | down, np.ones((3, 3), np.uint8)))
-    for w in words:
-        if rotated.is_confident(w.text, w.conf):
-            x0, y0, x1, y1 = (int(v) for v in w.bbox)
-            mask[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = 0
-    n, labels, stats = rotated._labelled(mask)
+    n, labels, stats = rotated._labelled(_unread_ink(ink, words, h))
     tall = (stats[1:, 3] >= UPRIGHT_TALL * h) & (stats[1:, 3] <= GLYPH_TALL * h) & (stats[1:, 2] <= GLYPH_TALL * h)
     if int(tall.sum()) <= MIN_LETTERS:
         return []
@@ -172,15 +181,8 @@ def margin_blocks(ink: np.ndarray, words, h: float, known: list) -> list:
     import cv2
 
     from redactor_plugins import _rotated_text as rotated
-    from redactor_plugins import _scan_cleanup as sc
 
-    across, down = sc.long_runs(ink, h)
-    mask = cv2.subtract(ink, cv2.dilate(across | down, np.ones((3, 3), np.uint8)))
-    for w in words:
-        if rotated.is_confident(w.text, w.conf):
-            x0, y0, x1, y1 = (int(v) for v in w.bbox)
-            mask[max(0, y0 - 2):y1 + 2, max(0, x0 - 2):x1 + 2] = 0
-    n, labels, stats = rotated._labelled(mask)
+    n, labels, stats = rotated._labelled(_unread_ink(ink, words, h))
     small = (np.maximum(stats[1:, 2], stats[1:, 3]) <= GLYPH_TALL * h) & (stats[1:, 4] >= 3)
     ids = np.nonzero(small)[0] + 1
     if len(ids) <= MIN_LETTERS:
