@@ -105,7 +105,9 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
                       rf"(?:,?[ ]{legal}\.?)?)[ ]*$", re.MULTILINE)
     # a committee is named for its candidate and the office or the state they run in
     offices = offices + _state_names(Path(path).parent)
-    campaign = re.compile(rf"(?<![\w&-])(?P<name>{name}(?:[ ]{name}){{0,2}})[ ]for[ ]{_alt(offices)}(?![\w])") \
+    # (the name's last letter may come back from OCR as a stop or a colon: "Van Holle: for
+    # Congress" for "Van Hollen")
+    campaign = re.compile(rf"(?<![\w&-])(?P<name>{name}(?:[ ]{name}){{0,2}})[.:;,]?[ ]for[ ]{_alt(offices)}(?![\w])") \
         if offices else None
     # "<head> of [the] <name>": the name runs on over capitalised words and "of [the]"
     # an abbreviated head's stop may be read as a comma ("Univ, of Texas")

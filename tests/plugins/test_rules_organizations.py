@@ -28,6 +28,8 @@ def found(text, forms):
     ("Davis and Sons", "Davis and Sons"),
     ("Order placed by Berg Advertising today", "Berg Advertising"),
     ("Paid for by Simmons for Senate", "Simmons for Senate"),
+    # OCR read the name's last letter as a colon ("Van Hollen for Congress")
+    ("9/29/10 $250 Van Holle: for Congress (via Act Blue)", "Van Holle: for Congress"),
 ])
 def test_legal_forms_and_organisation_words_after_capitalised_names(forms, text, name):
     assert name in [v for v, _ in found(text, forms)]
