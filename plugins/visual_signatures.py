@@ -279,8 +279,10 @@ def above_print(s: Strokes, box, words):
     rows = np.nonzero(sub.any(axis=1))[0]
     if not len(cols):
         return box
-    return _padded((x0 + cols[0], int(y0) + rows[0], x0 + cols[-1] + 1, int(y0) + rows[-1] + 1), PAD * s.h,
-                   s.ink.shape)
+    # a pen stroke mostly above the print keeps the tail it drops beside the typed words
+    # (a notary's flourish running down past "(Notary Public)")
+    above = _snap((x0 + cols[0], int(y0) + rows[0], x0 + cols[-1] + 1, int(y0) + rows[-1] + 1), s.lab, s.lstat)
+    return _padded(above, PAD * s.h, s.ink.shape)
 
 
 def _dated(s: Strokes, box, score: float) -> list:

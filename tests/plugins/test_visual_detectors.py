@@ -296,3 +296,24 @@ def test_the_typed_title_under_a_signature_is_cut_off_its_box():
     draw_signature(arr2, 330, 718, 300, 46, seed=0)
     s2 = strokes_of(ink_of(arr2), read, 20.0)
     assert above_print(s2, (320.0, 664.0, 640.0, 790.0), read) == (320.0, 664.0, 640.0, 790.0)
+
+
+def test_a_stroke_above_the_typed_title_keeps_the_tail_it_drops_beside_it():
+    """A capital's stroke that drops past the typed title, left of it ("Joseph" over
+    "(Notary or other officer)"): the box cut above the print keeps the whole stroke."""
+    from redactor_plugins._signature_strokes import strokes_of
+    from redactor_plugins.visual_common import ink_of
+    from redactor_plugins.visual_signatures import above_print
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    d.text((360, 730), "(Notary Public)", font=font, fill=0)
+    d.line([(345, 684), (345, 752), (335, 760)], fill=0, width=3)      # the J's stem and hook
+    arr = np.array(img)
+    draw_signature(arr, 350, 700, 280, 40, seed=1)
+    read = [WordBox("(Notary", (360, 732, 360 + font.getlength("(Notary"), 752), 96.0, 1),
+            WordBox("Public)", (360 + font.getlength("(Notary "), 732, 360 + font.getlength("(Notary Public)"), 752),
+                    96.0, 1)]
+    s = strokes_of(ink_of(arr), read, 20.0)
+    cut = above_print(s, (320.0, 664.0, 660.0, 770.0), read)
+    assert cut[3] >= 760 and cut[0] <= 334, cut
