@@ -21,6 +21,9 @@ a signature where documents put signatures:
   name (the signer's name under a memo's signature);
 - initials in the page margin, outside the text area (pages initialled one by one).
 
+Those places are ``_signature_anchors``'. A "By" label's own letters are print however
+unsure OCR was of them: a piece over them is cut at their end (the hand writes after it).
+
 The box is the ink extent of the group's strokes (the contract's gold is ink-tight), padded.
 A date the hand wrote beside the signature ("J. Stone 5/19/81": signed and dated) is cut
 out of it as a DATE by its slashes (``_signature_dates``); a box that is only such a date
@@ -30,32 +33,19 @@ masked as print, so its strokes stay in the groups.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from redactor.plugin_api import OcrPage, Redaction, VisualDetector
 from redactor_plugins._options import as_bool
+from redactor_plugins._signature_anchors import (INITIALS, Anchors, after_date_caption, at_edge, initials_in_margin,
+                                                 is_label, letters_box, near_label, on_rule, opens_blank,
+                                                 over_typed_name, print_extent, typed_names, union_box)
 from redactor_plugins._signature_dates import split_date
 from redactor_plugins._signature_strokes import (Strokes, bands, pen_strokes, pieces_of, print_share, ring_holes,
                                                  strokes_of)
 from redactor_plugins.visual_common import CONFIDENT, alnum, gray_of, ink_of, text_height, words_of
-
-# Words that announce a signature on forms, affidavits and letters. Matched on the OCR
-# word's letters, lower-cased, so "SIGNATURE(S)", "Signature:" and "Signat" (a word cut by
-# a signature running over it) all count.
-LABEL_PREFIXES = ("signat", "signed", "signer")
-LABEL_WORDS = {"sign", "initial", "initials", "notary", "witness", "sworn",
-               # letter closings: the signature goes between the closing and the typed name
-               "sincerely", "faithfully", "truly", "cordially", "regards", "respectfully"}
-# "By" after a verb is a signature line in contracts and forms ("Approved By")
-BY_VERBS = {"approved", "submitted", "prepared", "reviewed", "authorized", "authorised",
-            "accepted", "certified", "checked", "verified", "agreed", "witnessed", "signed"}
-# "By:" and "Per:" (per procurationem: signed on behalf of) before the blank of a form
-BLANK_AFTER = re.compile(r"(?i)^(by|per)[:_]")
-FORM_LABEL_GAP = 10.0     # "By ____" / "Per ____": nothing printed after it on its line for
-                          # 10 h (the blank the signer fills in)
 
 # Geometry, in units of the body text height h (so it holds at any scan resolution).
 GROW_X, GROW_Y = 3.0, 0.3     # pieces this close join a signature: the gaps between its
@@ -96,46 +86,7 @@ JOINED = 2.0              # cursive joins letters: a pen stroke 2 h long runs ov
                           # them (block capitals and figures are letter by letter); a piece
                           # without one is a seed beside a label, or as short as initials
 SNAP = 0.6                # an ink component 60 % inside a signature's box is part of it
-LABEL_RIGHT = 25.0        # a label's signature lies up to 25 h to its right,
-LABEL_ABOVE = 5.0         # up to 5 h above it (a label printed under the line),
-LABEL_BELOW = 9.0         # up to 9 h below it (a heading over a cell, a letter closing)
-LABEL_LEFT = 6.0
-INITIALS = 8.0            # initials are at most 8 text heights long
-NAME_GAP = 2.0            # a signature sits within 2 h over the typed name under it
-EDGE = 0.5                # ink this close to the page's edge is the scanner's
-MARGIN_WORDS = 20         # a text area is known from 20 confidently read words
-RULE_ABOVE = 4.0          # a signature sits on its line: its bottom within 4 h above the
-RULE_BELOW = 1.0          # rule, or crossing it by up to 1 h
-DATE_CAPTIONS = {"date", "dated", "expires", "expiry", "expiration"}
-DATE_CAPTION_GAP = 12.0   # a date caption's blank line reaches up to 12 h right of it
 PRINT_SHARE = 0.5         # a cluster whose ink is mostly under confident words is print
-
-
-def _blank_after(words, i: int, h: float) -> bool:
-    """No confidently read word follows word i on its line within FORM_LABEL_GAP: the
-    blank of a form ("By ________", "Per ______") where the signature goes."""
-    w = words[i]
-    for v in words:
-        if v is w or v.line != w.line or v.conf < CONFIDENT or not alnum(v.text):
-            continue
-        if w.bbox[2] <= v.bbox[0] <= w.bbox[2] + FORM_LABEL_GAP * h:
-            return False
-    return True
-
-
-def is_label(words, i: int, h: float) -> bool:
-    t = alnum(words[i].text)
-    if not t:
-        return False
-    if t.startswith(LABEL_PREFIXES) or t in LABEL_WORDS:
-        return True
-    raw = words[i].text.strip()
-    if BLANK_AFTER.match(raw):
-        return True         # "By:", "Per:", or "By____" with the blank line read into the word
-    if t == "by" and i > 0 and words[i - 1].line == words[i].line and alnum(words[i - 1].text) in BY_VERBS:
-        return True
-    # "By ____", "Per. ____" capitalised on a form, the blank after them
-    return t in ("by", "per") and raw[:1].isupper() and _blank_after(words, i, h)
 
 
 @dataclass
@@ -143,15 +94,6 @@ class Piece:
     box: tuple
     seed: bool
     joined: bool      # holds a pen stroke running over several letters (JOINED h long)
-
-
-@dataclass
-class Anchors:
-    """What a page offers a signature to stand by: its label words, its text area (for
-    initials in the margin) and its typed names (for a memo's signature over its name)."""
-    labels: list
-    extent: tuple | None
-    names: list
 
 
 class SignatureDetector(VisualDetector):
@@ -167,7 +109,7 @@ class SignatureDetector(VisualDetector):
     def find(self, image, page: OcrPage | None) -> list[Redaction]:
         words = words_of(page)
         h = text_height(words, image.size[1])
-        return [Redaction(box, "DATE" if kind == "DATE" or _after_date_caption(box, words, h) else "SIGNATURE",
+        return [Redaction(box, "DATE" if kind == "DATE" or after_date_caption(box, words, h) else "SIGNATURE",
                           "", score, (self.name,))
                 for box, score, kind in self.clusters(image, page)]
 
@@ -180,8 +122,9 @@ class SignatureDetector(VisualDetector):
                           typed_names(words))
         s = strokes_of(ink, words, h)
         pieces, holes = [], []
+        blanks = [letters_box(w) for w in anchors.labels if opens_blank(w)]
         for box, sub, origin in pieces_of(s):
-            piece = self._piece(s, box, sub, origin, anchors.labels)
+            piece = _in_blank(self._piece(s, box, sub, origin, anchors.labels), blanks)
             ring = ring_holes(sub, origin, s.h) if piece is not None else []
             holes += ring
             if piece is not None and not ring:
@@ -212,7 +155,7 @@ class SignatureDetector(VisualDetector):
         if print_share(s, box) > PRINT_SHARE:
             return None
         tallest, widest = pen_strokes(s, sub, origin)
-        labelled = _near_label(box, labels, h)
+        labelled = near_label(box, labels, h)
         seed = bw <= MAX_WIDTH * h and (bh >= TALL * h or (bh >= MIN_HEIGHT * h and labelled)) \
             and tallest >= STROKE * h and (widest >= JOINED * h or labelled or bw <= INITIALS * h) \
             and bands(sub | s.hruled[y:y + sub.shape[0], x:x + sub.shape[1]], h) < 2
@@ -236,7 +179,7 @@ class SignatureDetector(VisualDetector):
         capitals and figures there are the values a form asks for."""
         h = s.h
         bw, bh = box[2] - box[0], box[3] - box[1]
-        if bw < MIN_ASPECT * bh or _at_edge(box, s.ink.shape, h):
+        if bw < MIN_ASPECT * bh or at_edge(box, s.ink.shape, h):
             return None
         r0, r1, c0, c1 = int(box[1]), int(np.ceil(box[3])), int(box[0]), int(np.ceil(box[2]))
         if bands(s.loose[r0:r1, c0:c1] | s.hruled[r0:r1, c0:c1], h) >= 2:
@@ -244,14 +187,30 @@ class SignatureDetector(VisualDetector):
         if print_share(s, box) > PRINT_SHARE:
             return None        # mostly print round a few strokes: a stamp or a form in text
         tall = bh >= TALL * h
-        labelled = _near_label(box, anchors.labels, h)
-        anchored = labelled or (tall and (_initials_in_margin(box, anchors.extent, h, s.ink.shape)
-                                          or (joined and (_on_rule(box, s.rules, h)
-                                                          or _over_typed_name(box, anchors.names, h)))))
+        labelled = near_label(box, anchors.labels, h)
+        anchored = labelled or (tall and (initials_in_margin(box, anchors.extent, h, s.ink.shape)
+                                          or (joined and (on_rule(box, s.rules, h)
+                                                          or over_typed_name(box, anchors.names, h)))))
         if not anchored and (self.require_anchor or not tall):
             return None
         score = 0.9 if anchored and tall else 0.6 if anchored else 0.4
         return _padded(_snap(box, s.comp, s.cstat), PAD * h, s.ink.shape), score
+
+
+def _in_blank(piece, blanks):
+    """``piece`` without the part of it over a "By" label's letters on the label's line: a
+    label printed large and read unsure is print, and the hand writes after it (the piece
+    holding it, and the print left of it, is cut at its end or left out)."""
+    if piece is None:
+        return None
+    x0, y0, x1, y1 = piece.box
+    for bx0, by0, bx1, by1 in blanks:
+        if min(y1, by1) - max(y0, by0) < 0.5 * min(y1 - y0, by1 - by0) or not (x0 < bx1 and x1 > bx0):
+            continue
+        if x1 <= bx1:
+            return None
+        x0 = bx1
+    return piece if x0 == piece.box[0] else Piece((x0, y0, x1, y1), piece.seed, piece.joined)
 
 
 def _padded(box, pad: float, shape) -> tuple[float, float, float, float]:
@@ -298,10 +257,6 @@ def _dated(s: Strokes, box, score: float) -> list:
 
 def _inside(box, outer) -> bool:
     return box[0] >= outer[0] and box[1] >= outer[1] and box[2] <= outer[2] and box[3] <= outer[3]
-
-
-def union_box(boxes):
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def _tight(sub: np.ndarray, box, r0: int, r1: int):
@@ -420,85 +375,3 @@ def _snap(box, comp, cstat):
     return (bx0, by0, bx1, by1)
 
 
-def print_extent(words):
-    """The box of the page's confidently read print (its text area), or None."""
-    boxes = [w.bbox for w in words if w.conf >= CONFIDENT and len(alnum(w.text)) >= 2]
-    return union_box(boxes) if len(boxes) >= MARGIN_WORDS else None
-
-
-def typed_names(words) -> list:
-    """Boxes of the short title-case lines of print (2 to 4 words, "Kenneth W. Smith"): the
-    typed name a letter or a memo puts under its signature."""
-    lines: dict[int, list] = {}
-    for w in words:
-        lines.setdefault(w.line, []).append(w)
-    out = []
-    for ws in lines.values():
-        ws = [w for w in ws if alnum(w.text)]
-        if not 2 <= len(ws) <= 4 or any(not w.text[:1].isupper() for w in ws) \
-                or sum(w.conf >= CONFIDENT for w in ws) < 2:
-            continue        # (a middle initial may be misread: "Kenneth WU. Smith")
-        out.append(union_box([w.bbox for w in ws]))
-    return out
-
-
-def _over_typed_name(box, names, h: float) -> bool:
-    """A signature just above the signer's typed name: its bottom from NAME_GAP h over the
-    name down to the name's foot (a pen's tail dips into it), the two overlapping across."""
-    for x0, y0, x1, y1 in names:
-        if min(box[2], x1) - max(box[0], x0) > 0 and y0 - NAME_GAP * h <= box[3] <= y1 and box[1] < y0 - h:
-            return True
-    return False
-
-
-def _at_edge(box, shape, h: float) -> bool:
-    """Ink at the page's edge (within EDGE h) is the scanner's: the shadow of the sheet, a
-    punch hole, a smudge from the feeder; a signer writes inside the page."""
-    H, W = shape
-    edge = EDGE * h
-    return box[0] < edge or box[1] < edge or box[2] > W - edge or box[3] > H - edge
-
-
-def _initials_in_margin(box, extent, h: float, shape) -> bool:
-    """Initials in a page's margin, outside its text area: contracts and filed copies are
-    initialled page by page at the foot, the head or the side of the page."""
-    if extent is None or box[2] - box[0] > INITIALS * h:
-        return False
-    return box[0] >= extent[2] or box[2] <= extent[0] or box[3] <= extent[1] or box[1] >= extent[3]
-
-
-def _after_date_caption(box, words, h: float) -> bool:
-    """Handwriting filled in after a form's date caption on its row ("Date ______ 6/21/90",
-    "My commission expires ______"): the date of a signing block, not its signature. The
-    caption is the confidently read word nearest to the left of the box on its row, within
-    DATE_CAPTION_GAP."""
-    y0, y1 = box[1], box[3]
-    left = [w for w in words if w.conf >= CONFIDENT and w.bbox[2] <= box[0] + 0.5 * h and
-            w.bbox[2] >= box[0] - DATE_CAPTION_GAP * h and
-            min(w.bbox[3], y1) - max(w.bbox[1], y0) >= 0.5 * (w.bbox[3] - w.bbox[1])]
-    if not left:
-        return False
-    return alnum(max(left, key=lambda w: w.bbox[2]).text) in DATE_CAPTIONS
-
-
-def _near_label(box, labels, h: float) -> bool:
-    for w in labels:
-        x0, y0, x1, y1 = w.bbox
-        if box[2] < x0 - LABEL_LEFT * h or box[0] > x1 + LABEL_RIGHT * h:
-            continue
-        if box[3] < y0 - LABEL_ABOVE * h or box[1] > y1 + LABEL_BELOW * h:
-            continue
-        return True
-    return False
-
-
-def _on_rule(box, rules, h: float) -> bool:
-    bw = box[2] - box[0]
-    for x0, x1, y in rules:
-        overlap = min(box[2], x1) - max(box[0], x0)
-        if overlap < 0.3 * bw:
-            continue
-        if y - RULE_ABOVE * h <= box[3] <= y + RULE_BELOW * h + (box[3] - box[1]):
-            if box[1] <= y + RULE_BELOW * h:
-                return True
-    return False

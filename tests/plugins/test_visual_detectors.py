@@ -99,6 +99,32 @@ def test_signature_beside_label_is_boxed(ocr, width, seed):
     assert iou(box, gold) >= 0.78, (box, gold)
 
 
+def test_a_by_label_printed_large_and_read_with_the_hand_is_left_out_of_its_box():
+    """ "6 By ____ KWS" on a FUNSD form: "By" printed three text heights tall, read unsure
+    together with the initials after it ("By_@~v_" at 30); the box is the hand's only."""
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    body = "I confirm that the details given above are true and complete."
+    d.text((110, 140), body, font=font, fill=0)
+    big = ImageFont.truetype("/usr/share/fonts/truetype/freefont/FreeMono.ttf", 60)    # a typewriter's face
+    d.text((300, 660), "By", font=big, fill=0)
+    by = d.textbbox((300, 660), "By", font=big)
+    d.line((by[2] + 10, 724, 760, 724), fill=0, width=2)
+    arr = np.array(img)
+    gold = draw_signature(arr, by[2] + 20, 718, 200, 46, seed=2)
+    image = Image.fromarray(arr).convert("RGB")
+    x = 110
+    read = []
+    for w in body.split():
+        wd = font.getlength(w)
+        read.append((w, (x, 142, x + wd, 162), 96))
+        x += wd + font.getlength(" ")
+    page = words(*read, ("By_@~v_", (by[0], min(by[1], gold[1]), gold[2], max(by[3], gold[3])), 30))
+    sigs = [r for r in registry.create("visual", "signatures").find(image, page) if r.type == "SIGNATURE"]
+    assert len(sigs) == 1 and sigs[0].bbox[0] > by[2] - 2 and iou(sigs[0].bbox, gold) >= 0.7, (sigs, by, gold)
+
+
 def hand_date(arr, x: int, base: int, fig_h: int, text: str):
     """A date written by hand: figures in OpenCV's script face, each slash a pen stroke
     leaning forward over twice their height. Returns its ink box."""
