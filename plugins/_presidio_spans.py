@@ -62,9 +62,23 @@ COMMON_WORD_ZIPF = 3.5
 
 
 def _common_word(word: str) -> bool:
+    """Whether ``word`` is a common English word; a compound ("Garcia-Lopez", "O'Brien") only
+    when each of its parts is one and none a census name (wordfreq reads a compound as a
+    phrase: "garcia-lopez" 3.5)."""
     from wordfreq import zipf_frequency   # on first use: loading the plugin stays light
 
+    parts = [p for p in re.split(r"['’\-]", word) if p]
+    if len(parts) > 1:
+        return all(zipf_frequency(p.lower(), "en") >= COMMON_WORD_ZIPF and p.upper() not in given_names()
+                   and p.upper() not in surnames() for p in parts)
     return zipf_frequency(word.lower(), "en") >= COMMON_WORD_ZIPF
+
+
+def _letters(raw: str) -> str:
+    """A word's letters (and its hyphens and apostrophes), accents off: the census lists and
+    the dictionary write "Maria", "Garcia" ("María García" as typed, "Maria Garcia" as OCR
+    and typewriters leave it)."""
+    return re.sub(r"[^A-Za-z'\-]", "", fold(raw))
 
 
 # A surname rarer than the census's 2,000 most frequent that is also an everyday word
@@ -83,7 +97,7 @@ def _family_name(word: str) -> bool:
 
 def _plain_edge(raw: str) -> bool:
     """A word at a name's edge that is an everyday word and no census name at all."""
-    word = re.sub(r"[^A-Za-z'\-]", "", raw)
+    word = _letters(raw)
     return len(word) >= 3 and word.lower() not in _GENERATION and word.upper() not in given_names() \
         and word.upper() not in surnames() and _common_word(word)
 
@@ -101,7 +115,7 @@ def _name_core(text: str, words: list) -> list:
         b -= 1
     while b - a > 1 and _plain_edge(raw(a)):
         a += 1
-    core = [re.sub(r"[^A-Za-z'\-]", "", raw(k)) for k in range(a, b)]
+    core = [_letters(raw(k)) for k in range(a, b)]
     if (a, b) != (0, len(words)) and any(
             len(w) == 1 or w.upper() in given_names() or w.upper() in surnames() for w in core if w):
         return words[a:b]
@@ -145,7 +159,7 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
             continue
         if len(words) == 1:
             raw = text[words[0][0]:words[0][1]]
-            word = re.sub(r"[^A-Za-z'\-]", "", raw)
+            word = _letters(raw)
             census = word.upper() in given_names() or word.upper() in surnames()
             # (two letters or fewer may be an initial OCR ran into a rule: "IR." for "R.")
             if len(word) >= 3 and _common_word(word) and not _family_name(word):
@@ -181,7 +195,7 @@ def _scrap(raw: str) -> bool:
     "Sti", "Me"): short names are in the lists ("Wu", "Ng", "Li"). Two capitals may be an
     initial OCR ran into a rule ("IR" of "IR. H. Orcutt") and stay, and so does what is
     more than letters (a scrawl read "f/2b") and a generational suffix ("Jr", "III")."""
-    word = re.sub(r"[^A-Za-z'\-]", "", raw)
+    word = _letters(raw)
     if not re.fullmatch(r"[A-Za-z]{1,3}[.,;:]?", raw) or word.lower() in _GENERATION:
         return False
     if word.upper() in given_names() or word.upper() in surnames():
@@ -194,7 +208,7 @@ def _plain_words(words: list[str]) -> bool:
     heading or a product the model took for a name ("Batch Size", "Delivery Roller",
     "STEPS COMPLETION DATE"). A person's name opens with a given name or an initial
     ("Harley Davidson", "Rose Hill"); a title before it is the form's vocabulary."""
-    letters = [re.sub(r"[^A-Za-z'\-]", "", w) for w in words]
+    letters = [_letters(w) for w in words]
     if any(len(w) < 2 or re.match(r"(?:[A-Z]\.)+$", r) for w, r in zip(letters, words)):
         return False        # initials: "J. Smith", "M.D. Davis"
     return letters[0].upper() not in given_names() and all(_common_word(w) for w in letters)
@@ -210,7 +224,7 @@ def _product_name(value: str, brands: frozenset[str]) -> bool:
 
 
 def _caption_word(word: str) -> bool:
-    letters = re.sub(r"[^a-z]", "", word.lower())
+    letters = re.sub(r"[^a-z]", "", fold(word).lower())
     # an initial ("A.") is a name's, whatever one-letter words the vocabulary holds
     return len(letters) >= 2 and letters not in MONTHS and only_form_words(word)
 

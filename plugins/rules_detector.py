@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from pathlib import Path
 
 from redactor.plugin_api import (PATTERN, STATISTICAL, STRUCTURAL, Detector, InputError, load_label_mapping,
-                                merge_spans, OcrPage, page_view, PageView, PluginUnavailable, Span)
+                                merge_spans, OcrPage, page_view, PageView, PluginUnavailable, Span, WordBox)
 
 from redactor_plugins._options import as_float
 from redactor_plugins.rules.address_blocks import find_address_hits
@@ -234,6 +235,23 @@ PATTERN_SCORE = 0.5
 _NAME_TYPES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "ADDRESS"})
 # (A symbol OCR read for an initial, "€. Mann", is no such mark and stays.)
 _FILL_IN_EDGE = re.compile(r"^[\-_—–=~.·]+(?:\s+|$)|(?:^|\s+)[\-_—–=~.·]+$")
+
+
+def _fold_char(c: str) -> str:
+    """``c`` without its accent when that leaves one character ("ó" -> "o"); else ``c``."""
+    if c.isascii():
+        return c
+    bare = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
+    return bare if len(bare) == 1 else c
+
+
+def folded_page(page: OcrPage) -> OcrPage:
+    """``page`` with its words' accents off, character for character (offsets hold)."""
+    if page.text.isascii():
+        return page
+    words = tuple(WordBox("".join(_fold_char(c) for c in w.text), w.bbox, w.conf, w.line, w.block)
+                  for w in page.words)
+    return OcrPage(page.width, page.height, words, page.engine, page.version)
 
 
 def _past_fill_in_marks(text: str, span: Span) -> Span | None:
@@ -492,12 +510,16 @@ class RulesDetector(Detector):
         return bool(tail and stop.fullmatch(tail.group(1).rstrip(" :#")))
 
     def detect(self, page: OcrPage) -> list[Span]:
+        original = page
+        # the rules read letters as typewriters and the census lists write them: "Wójcik"
+        # is a capitalised name word as "Wojcik" is (offsets hold: one character for one)
+        page = folded_page(page)
         spans = []
         for h in self.hits(page):
             fine = self.types.get(h.rule)
             if fine is None or h.score < self.min_score or h.end <= h.start:
                 continue
-            spans.append(Span(h.start, h.end, fine, h.score, self.name, page.text[h.start:h.end]))
+            spans.append(Span(h.start, h.end, fine, h.score, self.name, original.text[h.start:h.end]))
         layout = page_view(page)
         merged = merge_spans(spans, text=page.text, evidence=self.evidence_of)
         if "address_rows" not in self.disabled:
@@ -505,4 +527,4 @@ class RulesDetector(Detector):
         if "column_gaps" not in self.disabled:
             merged = split_at_column_gaps(layout, merged)
         trimmed = (_past_fill_in_marks(page.text, s) for s in merged)
-        return [s for s in trimmed if s is not None]
+        return [s.with_(text=original.text[s.start:s.end]) for s in trimmed if s is not None]

@@ -58,7 +58,8 @@ def form_words() -> frozenset[str]:
 def only_form_words(text: str) -> bool:
     """Whether every word of ``text`` (letters only, any case) is form vocabulary: "Tel",
     "Purchase Order", "SALES", "March" tagged as a person by a model are not names."""
-    tokens = re.findall(r"[a-z]+", text.lower())
+    # letters of any script: "María" is one word, not the form words "mar" and "a"
+    tokens = re.findall(r"[^\W\d_]+", text.lower())
     return bool(tokens) and all(t in form_words() for t in tokens)
 
 

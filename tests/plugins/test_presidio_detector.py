@@ -140,6 +140,16 @@ def test_a_name_ends_at_the_everyday_words_beside_it(detector):
     assert {k for k, v in kept.items() if v == "PERSON"} == {"R. B. SPELL", "E. P. Barbee"}
 
 
+def test_names_written_with_accents_or_a_compound_surname_stay_whole(detector):
+    # "María" once read as the form words "mar" + "a", "Garcia-Lopez" as the phrase
+    # "garcia lopez" (a common word to wordfreq): neither is cut off the name
+    page = page_of([["cc: Dr. María García-López"], ["Name: María José Fernández"], ["Attn: Maria Garcia-Lopez"]])
+    kept = found(detector.detect(page), page)
+    assert {k for k, v in kept.items() if v == "PERSON"} == {"María García-López", "María José Fernández",
+                                                            "Maria Garcia-Lopez"}
+    assert not pd_spans._common_word("Garcia-Lopez") and pd_spans._common_word("follow-up")
+
+
 def test_a_place_starts_after_its_article_and_is_capitalised():
     page = page_of([["Manner of contact: meeting at the Hotel Plaza Athenee New York",
                      "Subject-matter: to present Brazil's plan"]])

@@ -1250,3 +1250,12 @@ def test_an_item_number_beside_a_date_in_an_item_column_stays_unflagged(det):
              [("05/28/2005", "#1648", "Labels"), ("06/04/2005", "733-043", "Printing plates")]]
     got = _spans(det, one_line_rows(rows))
     assert not any("733" in t for _, t in got)
+
+
+def test_accented_letters_read_as_their_plain_letters_with_offsets_kept(det):
+    # a typed "Wójcik" is a capitalised name word as "Wojcik" is; the span is the text as read
+    assert ("PERSON", "Krzysztof Wójcik") in found(det, ["Owner: Krzysztof Wójcik"])
+    page = page_from_rows(["Owner: Krzysztof Wójcik", "Ciudad: Bogotá, Colombia"])
+    for s in det.detect(page):
+        assert page.text[s.start:s.end] == s.text
+    assert ("LOCATION", "Bogotá") in {(s.type, s.text) for s in det.detect(page)}
