@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from pathlib import Path
 
 from redactor.plugin_api import (PATTERN, STATISTICAL, STRUCTURAL, Detector, InputError, load_label_mapping,
@@ -21,7 +20,7 @@ from redactor_plugins.rules.notary import notary_numbers
 from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows, line_segments
 from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
 from redactor_plugins.rules.fax_headers import fax_sender_hits
-from redactor_plugins.rules.gazetteer import find_gazetteer_hits, load_gazetteer
+from redactor_plugins.rules.gazetteer import find_gazetteer_hits, fold_in_place, load_gazetteer
 from redactor_plugins.rules.conduits import conduit_hits
 from redactor_plugins.rules.state_bodies import state_body_hits
 from redactor_plugins.rules.hits import Hit
@@ -237,19 +236,11 @@ _NAME_TYPES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "ADDRESS"})
 _FILL_IN_EDGE = re.compile(r"^[\-_—–=~.·]+(?:\s+|$)|(?:^|\s+)[\-_—–=~.·]+$")
 
 
-def _fold_char(c: str) -> str:
-    """``c`` without its accent when that leaves one character ("ó" -> "o"); else ``c``."""
-    if c.isascii():
-        return c
-    bare = "".join(x for x in unicodedata.normalize("NFKD", c) if not unicodedata.combining(x))
-    return bare if len(bare) == 1 else c
-
-
 def folded_page(page: OcrPage) -> OcrPage:
     """``page`` with its words' accents off, character for character (offsets hold)."""
     if page.text.isascii():
         return page
-    words = tuple(WordBox("".join(_fold_char(c) for c in w.text), w.bbox, w.conf, w.line, w.block)
+    words = tuple(WordBox(fold_in_place(w.text), w.bbox, w.conf, w.line, w.block)
                   for w in page.words)
     return OcrPage(page.width, page.height, words, page.engine, page.version)
 
@@ -519,7 +510,7 @@ class RulesDetector(Detector):
             fine = self.types.get(h.rule)
             if fine is None or h.score < self.min_score or h.end <= h.start:
                 continue
-            spans.append(Span(h.start, h.end, fine, h.score, self.name, original.text[h.start:h.end]))
+            spans.append(Span(h.start, h.end, fine, h.score, self.name, page.text[h.start:h.end]))
         layout = page_view(page)
         merged = merge_spans(spans, text=page.text, evidence=self.evidence_of)
         if "address_rows" not in self.disabled:

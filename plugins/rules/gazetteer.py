@@ -42,6 +42,14 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+def fold_in_place(text: str) -> str:
+    """``fold``, character for character: a character that folds to more than one ("ﬁ", "ß"
+    stays "ß") is kept, so offsets into the text hold."""
+    if text.isascii():
+        return text
+    return "".join(f if len(f := fold(c)) == 1 else c for c in text)
+
+
 @dataclass(frozen=True)
 class Gazetteer:
     # lower-case folded words of a name -> its folded words as written ("los", "angeles") ->
