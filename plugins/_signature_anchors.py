@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from redactor.plugin_api import union_box
 from redactor_plugins.visual_common import CONFIDENT, alnum
 
 # Words that announce a signature on forms, affidavits and letters. Matched on the OCR
@@ -174,7 +175,3 @@ class Anchors:
     labels: list
     extent: tuple | None
     names: list
-
-
-def union_box(boxes):
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

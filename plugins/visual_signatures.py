@@ -37,11 +37,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from redactor.plugin_api import OcrPage, Redaction, VisualDetector
+from redactor.plugin_api import OcrPage, Redaction, VisualDetector, union_box
 from redactor_plugins._options import as_bool
 from redactor_plugins._signature_anchors import (INITIALS, Anchors, after_date_caption, at_edge, initials_in_margin,
                                                  is_label, letters_box, near_label, on_rule, opens_blank,
-                                                 over_typed_name, print_extent, typed_names, union_box)
+                                                 over_typed_name, print_extent, typed_names)
 from redactor_plugins._signature_dates import split_date
 from redactor_plugins._signature_strokes import (Strokes, bands, pen_strokes, pieces_of, print_share, ring_holes,
                                                  strokes_of)
