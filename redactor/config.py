@@ -71,6 +71,9 @@ class RedactorConfig:
     # redactor.surname_repeats: "Routh" in a table after "Written By W. E. Routh"
     propagate_surnames: bool = _opt(True, "with propagate_repeats: also hide a found person's "
                                     "surname where it stands alone")
+    # redactor.name_columns: "Ammons / Wicker" stacked over a found "Routh" in a table
+    propagate_name_columns: bool = _opt(True, "with propagate_repeats: also hide the names "
+                                        "stacked in a table column with a found person")
     # redactor.authority_addresses: "U.S. Department of Justice / Washington, DC 20530"
     keep_authority_addresses: bool = _opt(False, "hide the issuing authority's address and "
                                           "a government's web address a form prints "

@@ -16,6 +16,7 @@ from PIL import Image
 from redactor import registry
 from redactor.aligner import Alignment, align_spans, propagate_repeats
 from redactor.surname_repeats import propagate_surnames
+from redactor.name_columns import propagate_name_columns
 from redactor.authority_addresses import drop_authority_addresses
 from redactor.option_lists import drop_option_lists, option_list_ranges
 from redactor.place_in_names import drop_places_in_body_names
@@ -183,6 +184,8 @@ class Redactor:
             found = propagate_repeats(page, found)
             if self.config.propagate_surnames:
                 found = propagate_surnames(page, found)
+            if self.config.propagate_name_columns:
+                found = propagate_name_columns(page, found)
             if self.config.grow_over_unsure:
                 # a repeat is the value too: its misread initials and garbled rest with it
                 found = grow_over_unsure_words(page, found)

@@ -64,6 +64,7 @@ def _variants() -> list[Variant]:
         stage("grow_over_unsure", "critical spans taking in unsure garbled words beside them"),
         stage("propagate_repeats", "other occurrences of a found value redacted too"),
         stage("propagate_surnames", "a found person's surname redacted where it stands alone"),
+        stage("propagate_name_columns", "names stacked in a table column with a found person redacted"),
         stage("fit_to_ink", "boxes fitted to the value's ink (OCR word boxes as they are)"),
         stage("grow_over_unread_ink", "critical boxes taking in unread ink beside them"),
         Variant("no_drop_authority_addresses", "a government form's printed authority address "
@@ -108,6 +109,7 @@ def variant_config(v: Variant) -> dict:
            "grow_over_unread_ink": base.grow_over_unread_ink,
            "propagate_repeats": base.propagate_repeats,
            "propagate_surnames": base.propagate_surnames,
+           "propagate_name_columns": base.propagate_name_columns,
            "ocr_options": dict(v.ocr_options), "detector_options": options}
     cfg.update(v.flags)
     return cfg
