@@ -9,8 +9,8 @@ from functools import lru_cache
 
 import yaml
 
-from redactor.plugin_api import (given_names, is_lone_caption, mapping_file, only_form_words, surname_rank, surnames,
-                                 MONTHS, product_variants)
+from redactor.plugin_api import (MONTHS, given_names, is_census_name, is_lone_caption, mapping_file, only_form_words,
+                                 product_variants, surname_rank, surnames)
 from redactor_plugins._misread_words import misread_common_word
 from redactor_plugins.rules.gazetteer import fold, geonames
 from redactor_plugins.rules.people import NOT_INITIALS
@@ -117,7 +117,7 @@ def _name_core(text: str, words: list) -> list:
         a += 1
     core = [_letters(raw(k)) for k in range(a, b)]
     if (a, b) != (0, len(words)) and any(
-            len(w) == 1 or w.upper() in given_names() or w.upper() in surnames() for w in core if w):
+            len(w) == 1 or is_census_name(w) for w in core if w):
         return words[a:b]
     return words
 
@@ -160,7 +160,7 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
         if len(words) == 1:
             raw = text[words[0][0]:words[0][1]]
             word = _letters(raw)
-            census = word.upper() in given_names() or word.upper() in surnames()
+            census = is_census_name(word)
             # (two letters or fewer may be an initial OCR ran into a rule: "IR." for "R.")
             if len(word) >= 3 and _common_word(word) and not _family_name(word):
                 continue
@@ -198,7 +198,7 @@ def _scrap(raw: str) -> bool:
     word = _letters(raw)
     if not re.fullmatch(r"[A-Za-z]{1,3}[.,;:]?", raw) or word.lower() in _GENERATION:
         return False
-    if word.upper() in given_names() or word.upper() in surnames():
+    if is_census_name(word):
         return False
     return len(word) == 3 or not word.isupper()
 

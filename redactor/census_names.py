@@ -55,6 +55,12 @@ def _surname_ranks() -> dict[str, int]:
     return {w: i for i, w in enumerate(_ranked_names("surnames.txt"))}
 
 
+def is_census_name(word: str) -> bool:
+    """Whether the census lists ``word`` (any case) as a given name or a surname."""
+    up = word.upper()
+    return up in given_names() or up in surnames()
+
+
 def surname_rank(word: str) -> int | None:
     """``word``'s rank among the census surnames (0 the most frequent), None when it is none."""
     return _surname_ranks().get(word.upper())

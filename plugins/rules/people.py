@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 
-from redactor.plugin_api import (NAME_MAX_WORDS, PageView, given_names, reads_as_name, reads_as_rare_name, surnames,
-                                  veto_words)
+from redactor.plugin_api import (NAME_MAX_WORDS, PageView, given_names, is_census_name, reads_as_name,
+                                  reads_as_rare_name, surnames, veto_words)
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
 from redactor_plugins.rules.values import is_common_word
@@ -237,10 +237,6 @@ def census_name_cells(layout: PageView) -> list[Hit]:
     return out
 
 
-def _census(word: str) -> bool:
-    return word.upper() in given_names() or word.upper() in surnames()
-
-
 def plausible_name(value: str, vocab: Vocab) -> bool:
     """Whether the value a person's label points at can be a name: not a job title alone
     ("Attorney General": the label word's own title), not one ordinary word that no census
@@ -254,13 +250,13 @@ def plausible_name(value: str, vocab: Vocab) -> bool:
         return True     # initials ("RSS": capitals without a vowel spell no English word)
     if all(w.lower() in vocab.title_words for w in words):
         return False
-    if len(words) == 1 and not _census(words[0]) and is_common_word(words[0].lower()):
+    if len(words) == 1 and not is_census_name(words[0]) and is_common_word(words[0].lower()):
         return False
     if len(words) > 1 and not any(w.upper() in given_names() for w in words) and \
             all(_zipf(w.lower()) >= RARE_WORD_ZIPF for w in words):
         return False    # everyday words and no given name: a role or a heading ("Tax Director", "Pay Terms")
     return not (all(w.islower() for w in words) and
-                any(is_common_word(w) and not _census(w) for w in words))
+                any(is_common_word(w) and not is_census_name(w) for w in words))
 
 
 _COMPASS = frozenset({"north", "south", "east", "west", "central", "northeast", "northwest",
