@@ -281,6 +281,13 @@ def _captioned_row(box: BBox, words) -> bool:
     return False
 
 
+def _line_height(r: Redaction) -> float:
+    """The height of one text line of ``r``: a block of several lines (its value's lines)
+    is measured by its lines, so that two blocks a blank line apart do not stack as one."""
+    lines = max(1, len([ln for ln in r.value.split("\n") if ln.strip()]))
+    return (r.bbox[3] - r.bbox[1]) / lines
+
+
 def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES, words=()) -> list[Redaction]:
     """Join redactions of a block type that stack in one column into one rectangle: an
     address whose street and city lines the detector found as two spans (because another
@@ -305,7 +312,7 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES, wor
                 a, b = out[i], out[j]
                 if i == j or a.type != b.type or a.type not in types:
                     continue
-                h = min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
+                h = min(_line_height(a), _line_height(b))
                 gap = b.bbox[1] - a.bbox[3]
                 whole = union_box([a.bbox, b.bbox])
                 stacked = a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and \

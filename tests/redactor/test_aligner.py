@@ -267,3 +267,20 @@ def test_one_value_in_two_readings_gives_one_box_over_both():
     out = merge_duplicates([a, b, other, far])
     assert out[0].bbox == (100, 98, 203, 121) and out[0].sources == ("rules", "presidio")
     assert out[1:] == [other, far]
+
+
+def test_address_blocks_a_blank_line_apart_stay_two_blocks():
+    from redactor.aligner import merge_stacked_blocks
+    from redactor.model import Redaction
+
+    # a letter's sender block and the addressee's block under it, each three lines of 20 px
+    # text: a blank line and a name line lie between them (measured by a line, not a block)
+    sender = Redaction((120, 74, 540, 172), "ADDRESS", "LOT 12, JALAN BUNGA RAYA 3,\nTAMAN SRI MUDA,\n"
+                       "40400 SHAH ALAM, SELANGOR.")
+    addressee = Redaction((124, 263, 430, 364), "ADDRESS", "No. 8, Jalan Ampang,\n50450 Kuala Lumpur,\nMalaysia.")
+    assert merge_stacked_blocks([sender, addressee]) == [sender, addressee]
+    # a street line and the city line right under it are one block
+    street = Redaction((120, 74, 540, 96), "ADDRESS", "No. 8, Jalan Ampang,")
+    city = Redaction((120, 112, 430, 134), "ADDRESS", "50450 Kuala Lumpur")
+    merged = merge_stacked_blocks([street, city])
+    assert [(r.bbox, r.value) for r in merged] == [((120, 74, 540, 134), "No. 8, Jalan Ampang,\n50450 Kuala Lumpur")]
