@@ -119,9 +119,13 @@ def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = No
             continue
         line = layout.line_of_word(i)
         if (key in honorifics or _misread_title(layout, i, key, honorifics)) and rest and not t.endswith(","):
-            # "Dr" is also "Drive": a title needs a capitalised word right after it
+            # "Dr" is also "Drive": a title needs a capitalised word right after it, in its
+            # cell: "Title: Chief Executive Officer    Title: Managing Director" is a form row
+            # of two cells, the second's caption no name of the "Officer"
             nxt = layout.words[rest[0]].text
-            if nxt[:1].isupper() and not any(c.isdigit() for c in nxt):
+            near = rest[0] not in stops and \
+                layout.words[rest[0]].bbox[0] - w.bbox[2] <= COLUMN_GAP * line.height
+            if near and nxt[:1].isupper() and not any(c.isdigit() for c in nxt):
                 r = V.name_value(_tokens(layout, rest), vocab, loose=False)
                 if r and not r[2]:
                     out.append(Hit("name_honorific", r[0], r[1], 0.75))

@@ -1259,3 +1259,13 @@ def test_accented_letters_read_as_their_plain_letters_with_offsets_kept(det):
     for s in det.detect(page):
         assert page.text[s.start:s.end] == s.text
     assert ("LOCATION", "Bogotá") in {(s.type, s.text) for s in det.detect(page)}
+
+
+def test_an_honorific_announces_no_name_in_the_next_cell(det):
+    # a signature block's form row of two cells read as one OCR line: "Officer" ends a job
+    # title, the next cell's caption "Title:" is no name
+    page = one_line_rows([[(20, "Title: Chief Executive Officer"), (560, "Title: Managing Director")]])
+    assert not [t for ty, t in _spans(det, page) if ty == "PERSON"]
+    # in its cell a title still announces the name after it
+    page = one_line_rows([[(20, "Report filed by Officer Dana Whitlock")]])
+    assert ("PERSON", "Dana Whitlock") in _spans(det, page)
