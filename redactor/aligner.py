@@ -281,11 +281,15 @@ def _captioned_row(box: BBox, words) -> bool:
     return False
 
 
-def _line_height(r: Redaction) -> float:
-    """The height of one text line of ``r``: a block of several lines (its value's lines)
-    is measured by its lines, so that two blocks a blank line apart do not stack as one."""
-    lines = max(1, len([ln for ln in r.value.split("\n") if ln.strip()]))
-    return (r.bbox[3] - r.bbox[1]) / lines
+def _line_height(r: Redaction, words) -> float:
+    """The text height of ``r``: the tallest word centred in its box (the page's ``words``),
+    its box's height without them. A block of several lines is measured by its lines, so
+    that two blocks a blank line apart do not stack as one."""
+    heights = [w.bbox[3] - w.bbox[1] for w in words
+               if r.bbox[0] <= (w.bbox[0] + w.bbox[2]) / 2 <= r.bbox[2]
+               and r.bbox[1] <= (w.bbox[1] + w.bbox[3]) / 2 <= r.bbox[3]]
+    box_h = r.bbox[3] - r.bbox[1]
+    return min(box_h, max(heights)) if heights else box_h
 
 
 def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES, words=()) -> list[Redaction]:
@@ -312,7 +316,7 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES, wor
                 a, b = out[i], out[j]
                 if i == j or a.type != b.type or a.type not in types:
                     continue
-                h = min(_line_height(a), _line_height(b))
+                h = min(_line_height(a, words), _line_height(b, words))
                 gap = b.bbox[1] - a.bbox[3]
                 whole = union_box([a.bbox, b.bbox])
                 stacked = a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and \

@@ -274,13 +274,17 @@ def test_address_blocks_a_blank_line_apart_stay_two_blocks():
     from redactor.model import Redaction
 
     # a letter's sender block and the addressee's block under it, each three lines of 20 px
-    # text: a blank line and a name line lie between them (measured by a line, not a block)
+    # text 38 px apart: a blank line and a name line lie between them (a block's lines are
+    # measured by its words, not by the block's height)
+    def words_of(x0, y0, n):
+        return [WordBox("Line", (x0, y0 + 38 * k, x0 + 200, y0 + 38 * k + 20), 95.0, line=k) for k in range(n)]
+    words = words_of(124, 76, 3) + words_of(124, 265, 3)
     sender = Redaction((120, 74, 540, 172), "ADDRESS", "LOT 12, JALAN BUNGA RAYA 3,\nTAMAN SRI MUDA,\n"
                        "40400 SHAH ALAM, SELANGOR.")
     addressee = Redaction((124, 263, 430, 364), "ADDRESS", "No. 8, Jalan Ampang,\n50450 Kuala Lumpur,\nMalaysia.")
-    assert merge_stacked_blocks([sender, addressee]) == [sender, addressee]
-    # a street line and the city line right under it are one block
-    street = Redaction((120, 74, 540, 96), "ADDRESS", "No. 8, Jalan Ampang,")
-    city = Redaction((120, 112, 430, 134), "ADDRESS", "50450 Kuala Lumpur")
-    merged = merge_stacked_blocks([street, city])
-    assert [(r.bbox, r.value) for r in merged] == [((120, 74, 540, 134), "No. 8, Jalan Ampang,\n50450 Kuala Lumpur")]
+    assert merge_stacked_blocks([sender, addressee], words=words) == [sender, addressee]
+    # the lines of one block, boxed line by line (each box carries the block's value), are one
+    value = "Hauptstrasse 12\n10115 Berlin\nGermany"
+    lines = [Redaction((124, 76 + 38 * k, 330, 96 + 38 * k), "ADDRESS", value) for k in range(3)]
+    merged = merge_stacked_blocks(lines, words=words[:3])
+    assert [(r.bbox, r.value) for r in merged] == [((124, 76, 330, 172), value)]
