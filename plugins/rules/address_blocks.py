@@ -13,7 +13,7 @@ from redactor_plugins.rules.addresses import (CITY_TAIL_GAP, ENDS_ADDRESS, HOUSE
                                               NEEDS_COMPANY, ROW_CHAIN, RULES, SCORES, SEGMENT_GAP, WHOLE_LINE, LineHit,
                                               addressee_above, compile_address_regexes, line_segments, raw_hits,
                                               seg_runs, word_x0)
-from redactor_plugins.rules.blocks import country_line
+from redactor_plugins.rules.blocks import country_line, region_line
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.lexicon import Vocab
 
@@ -196,6 +196,17 @@ class AddressPage:
         ws = [self.layout.words[w].text for w in self.segs[i]]
         return bool(_FLOOR_UNIT.match(ws[0])) or (len(ws) > 1 and self.unit_line(self.segs[i][:2]))
 
+    def district_before(self, i: int, start: int) -> bool:
+        """Whether the words of segment i before ``start`` (its city hit) are a district's
+        or an estate's name and its comma: one to four capitalised words, none the form's
+        own vocabulary, as Malaysian, Indian and British blocks put them before the town."""
+        words = [w for w in self.segs[i] if self.layout.offsets[w][1] <= start]
+        if not words or not self.layout.words[words[-1]].text.endswith(","):
+            return False
+        names = [self.layout.words[w].text.strip(",.") for w in words]
+        return len(names) <= 4 and all(n[:1].isupper() and (n.replace("-", "").isalpha() or n.isdigit())
+                                       for n in names) and not any(n.lower() in form_words() for n in names)
+
     def unit_line(self, seg: list[int]) -> bool:
         """Whether the words of ``seg`` hold a unit designator and its number ("Suite 2208")."""
         ws = [self.layout.words[w].text for w in seg]
@@ -302,11 +313,13 @@ class AddressPage:
         while not closed:
             cur = self._next_lines(block, cur, anchor, used)
             closed = cur is None
-        # an international block closes with its country's line ("75116 Paris" / "France")
-        last = self.seg_below(block[-1], anchor) if self.kinds(block) & ENDS_ADDRESS else None
-        if last is not None and last not in used and last not in self.by_seg and \
-                country_line(self.layout, self.segs[last]):
-            block.append(last)
+        # an international block closes with its state's line ("40400 Shah Alam" / "Selangor
+        # Darul Ehsan") and its country's ("75116 Paris" / "France")
+        for closing in (region_line, country_line):
+            last = self.seg_below(block[-1], anchor) if self.kinds(block) & ENDS_ADDRESS else None
+            if last is not None and last not in used and last not in self.by_seg and \
+                    closing(self.layout, self.segs[last]):
+                block.append(last)
         return block, delivery
 
     def _next_lines(self, block: list[int], cur: int, anchor: float, used: set[int]) -> int | None:
@@ -381,9 +394,11 @@ class AddressPage:
                 seg_r = seg_runs(self.text, self.by_seg[b])
                 if b in self.wrapped:   # the city that its state and ZIP under it complete
                     seg_r[-1] = (seg_r[-1][0], self.layout.offsets[self.segs[b][-1]][1])
-                if b != block[0] and self.opens_with_unit(b):
+                if b != block[0] and (self.opens_with_unit(b) or self.district_before(b, seg_r[0][0])):
                     # "#24-00 Raffles City Tower, Singapore 179101": the unit and the
-                    # building before the city on a block's line are the address's
+                    # building before the city on a block's line are the address's; so is
+                    # the district or estate before the postcode ("Taman Sri Muda, 40400
+                    # Shah Alam")
                     seg_r[0] = (self.layout.offsets[self.segs[b][0]][0], seg_r[0][1])
                 runs.extend(seg_r)
         ranges: list[tuple[int, int]] = []

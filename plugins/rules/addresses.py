@@ -109,10 +109,13 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
         # written with its capital, so that prose ("place of business at 1200") is none
         rf"|(?=[A-ZÄÖÜ])(?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}?,?[ ]\d{{1,4}}[a-zA-Z]?)(?![\w])")
     # ... and a Malaysian one its state after the town ("81000 Kulai, Johor")
+    # ... and the country after the town when the block is written on fewer lines
+    # ("75002 Paris, France")
     my_states = _alt(vocab_list("my_states")) or r"(?!x)x"
+    countries = _alt(vocab_list("countries")) or r"(?!x)x"
     eu_city = re.compile(
         r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?\d{4,5}[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
-        rf"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?:,?[ ](?i:{my_states}))?(?![\w])")
+        rf"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?:,?[ ](?i:{my_states}))?(?:,[ ](?i:{countries}))?(?![\w])")
     # State and ZIP read right after a city name OCR garbled ("mort hina FL 91568": the
     # city and the street line above run together); only taken where the cell's words
     # before it are unsure and none reads as a place word (_garbled_place).
@@ -122,9 +125,11 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     au_city = re.compile(rf"(?<![\w])(?:{place})[ ]?,?[ ]+(?:{_alt(au_states)})(?<![.])\.?[ ]+\d{{4}}(?![\w])")
     # "Singapore 179101", "Singapore (179101)": the city state and its six-digit code
     sg_city = re.compile(r"(?<![\w])(?i:singapore)[ ]?,?[ ]?\(?\d{6}\)?(?![\w])")
-    # "Bangalore 560001", "Mumbai - 400 021": a town and India's six-digit PIN
+    # "Bangalore 560001", "Mumbai - 400 021": a town and India's six-digit PIN; the town
+    # may stand before its state ("Gurugram, Haryana 122003")
     in_states = _alt(vocab_list("in_states")) or r"(?!x)x"
-    in_city = re.compile(rf"(?<![\w])(?:{place})[ ]?(?:[\-–,][ ]?)?[1-9]\d{{2}}[ ]?\d{{3}}"
+    in_city = re.compile(rf"(?<![\w])(?:{place},[ ](?=(?i:{in_states})[ ,\-–]))?(?:{place})[ ]?(?:[\-–,][ ]?)?"
+                         rf"[1-9]\d{{2}}[ ]?\d{{3}}"
                          rf"(?:,?[ ](?i:{in_states}))?(?![\w])")
     # An Indian delivery line: a flat's, house's or plot's number ("Flat No. 302, Sai
     # Residency", "Plot 14, Sector 21, Kharghar"); the whole line is the address's

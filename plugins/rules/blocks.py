@@ -3,6 +3,7 @@ another, left-aligned, with ordinary line spacing; and turning per-line word run
 spans (one span over several lines when nothing else lies between them in the text)."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Callable
 
@@ -80,6 +81,27 @@ def international_lists() -> tuple[tuple[str, ...], frozenset[str]]:
     (the country names in capitals, without stops)."""
     countries = frozenset(c.upper().replace(".", "") for c in vocab_list("countries"))
     return vocab_list("au_states"), countries
+
+
+# The honorific a Malaysian state's full name carries ("Selangor Darul Ehsan", "Kedah Darul
+# Aman", "Johor Darul Ta'zim"), as letterheads and receipts print it
+_DARUL = re.compile(r"[ ]+DARUL[ ]+[A-Z'’]+$")
+
+
+@lru_cache(maxsize=1)
+def _regions() -> frozenset[str]:
+    return frozenset(r.upper().replace(".", "") for r in vocab_list("my_states") + vocab_list("in_states"))
+
+
+def region_line(layout: PageView, words: list[int]) -> bool:
+    """Whether ``words`` are a state's name alone, or with its country: the line a Malaysian
+    or Indian block gives its state under the postcode and town ("40400 Shah Alam" /
+    "Selangor Darul Ehsan", "Gurugram 122003" / "Haryana, India")."""
+    text = " ".join(layout.words[w].text for w in words).strip(" ,.;:").upper().replace(".", "")
+    state, _, country = text.partition(",")
+    if country.strip() and country.strip() not in international_lists()[1]:
+        return False
+    return _DARUL.sub("", state.strip()) in _regions()
 
 
 def country_line(layout: PageView, words: list[int]) -> bool:

@@ -23,7 +23,9 @@ BELOW_LINES = 4.0       # how far under the caption its filled-in row may lie (t
 LEFT_SLACK = 1.0        # the cell starts this many text heights left of the caption
 _NUMBER = re.compile(r"[A-Z]{0,3}[-/]?\d[\d\-/]{1,13}[A-Z]?")
 _ITEM_NUMBER = re.compile(r"\(?(?:\d{1,2}|[a-z])[.)]")
-_BRACKETED = re.compile(r"[ ]?\((?P<id>(?:\d{12}[ ]?\()?\d{5,8}-[A-Z]\)?)\)")
+# after the name on its line, or centred on the line under it as a receipt's or a
+# letterhead's header prints it
+_BRACKETED = re.compile(r"[ ]?(?:\n\n?)?[ ]?\((?P<id>(?:\d{12}[ ]?\()?\d{5,8}[ ]?-[ ]?[A-Z]\)?)\)")
 
 
 def _business_captions(layout: PageView, lex: LabelLexicon) -> list[list[int]]:
@@ -76,7 +78,7 @@ def caption_cell_hits(layout: PageView, lex: LabelLexicon) -> list[Hit]:
 
 def bracketed_registration_hits(text: str, orgs: list[Hit]) -> list[Hit]:
     """"Maju Jaya Sdn Bhd (654321-K)": the number in brackets right after a company's
-    name (an ORGANIZATION hit) is its registration number."""
+    name (an ORGANIZATION hit), on its line or the next, is its registration number."""
     out = []
     for h in orgs:
         m = _BRACKETED.match(text, h.end)

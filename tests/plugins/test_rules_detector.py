@@ -1269,3 +1269,25 @@ def test_an_honorific_announces_no_name_in_the_next_cell(det):
     # in its cell a title still announces the name after it
     page = one_line_rows([[(20, "Report filed by Officer Dana Whitlock")]])
     assert ("PERSON", "Dana Whitlock") in _spans(det, page)
+
+
+def test_a_receipt_header_gives_its_registration_number_and_whole_address(det):
+    # a Malaysian receipt's header: the company's registration number in brackets on the
+    # line under its name, the estate before the postcode and town, the state's full name
+    page = page_from_rows(["KEDAI RUNCIT MAJU JAYA SDN BHD", "(654321-K)", "LOT 12, JALAN BUNGA RAYA 3,",
+                           "TAMAN SRI MUDA, 40400 SHAH ALAM,", "SELANGOR DARUL EHSAN.", "TEL: 03-5511 2233"])
+    spans = _spans(det, page)
+    assert ("BUSINESS_ID", "654321-K") in spans
+    assert [t for ty, t in spans if ty == "ADDRESS"] == \
+        ["LOT 12, JALAN BUNGA RAYA 3,\nTAMAN SRI MUDA, 40400 SHAH ALAM,\nSELANGOR DARUL EHSAN."]
+
+
+@pytest.mark.parametrize("rows, want", [
+    # an Indian block: the town before its state and PIN, the country's line
+    (["Plot No. 14, Sector 44", "Gurugram, Haryana 122003", "India"],
+     "Plot No. 14, Sector 44\nGurugram, Haryana 122003\nIndia"),
+    # a French one written on two lines, the country after the town
+    (["12 rue de la Paix", "75002 Paris, France"], "12 rue de la Paix\n75002 Paris, France"),
+])
+def test_international_blocks_are_one_address(det, rows, want):
+    assert [t for ty, t in _spans(det, page_from_rows(rows)) if ty == "ADDRESS"] == [want]
