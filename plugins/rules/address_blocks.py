@@ -196,6 +196,13 @@ class AddressPage:
         ws = [self.layout.words[w].text for w in self.segs[i]]
         return bool(_FLOOR_UNIT.match(ws[0])) or (len(ws) > 1 and self.unit_line(self.segs[i][:2]))
 
+    def street_and_town(self, i: int) -> bool:
+        """Whether segment i holds a delivery line and a town's line after it: the block
+        written on one line ("No. 22, Jalan SS 2/55, 47300 Petaling Jaya")."""
+        hits = sorted(self.by_seg.get(i, []), key=lambda h: h.start)
+        return any(a.kind in {"street", "eu_street", "in_street", "po_box"} and b.kind in ENDS_ADDRESS
+                   and b.start >= a.end for a in hits for b in hits)
+
     def district_before(self, i: int, start: int) -> bool:
         """Whether the words of segment i before ``start`` (its city hit) are a district's
         or an estate's name and its comma: one to four capitalised words, none the form's
@@ -432,7 +439,7 @@ def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | 
         anchor = word_x0(layout, min(h.start for h in page.by_seg[si]))
         block, delivery = page.grow_block(si, anchor, used, row_next)
         if not [k for k in page.kinds(block) if k not in NEEDS_COMPANY] and \
-                len([b for b in block if b in page.by_seg]) < 2:
+                len([b for b in block if b in page.by_seg]) < 2 and not page.street_and_town(block[0]):
             continue   # a lone EU-style line is too weak on its own (a city line under it may
                        # still take it as its delivery line)
         used.update(block)

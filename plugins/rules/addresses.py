@@ -56,13 +56,16 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     number = r"(?:\d[\dO]{0,5}[A-Za-z]?(?:[\-/]\d{1,5}[A-Za-z]?)?)"
     name_word = r"(?:[A-Z0-9][\w'’.\-]*|(?i:of|the|de|la|del))"
     # OCR reads the unit's stop as a comma ("Apt, 492")
-    unit_part = rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?#?[ ]?[A-Za-z0-9][\w\-]{{0,5}})"
+    # ... and a Singaporean unit is its floor and number ("#01-4567")
+    unit_part = rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?#?[ ]?[A-Za-z0-9][\w\-]{{0,7}})"
     # the unit or floor may open the line ("Level 5, 1 Martin Place", "Suite 200, 1 Main
     # Street"), as Australian and British addresses write it
     lead_unit = rf"(?:(?i:{unit})[.,]?[ ]?#?[ ]?\d{{1,5}}[A-Za-z]?,?[ ]+)?"
     street = re.compile(
-        rf"(?<![\w$.,/]){lead_unit}(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
+        rf"(?<![\w$.,/]){lead_unit}(?:(?i:blk|block)\.?[ ])?(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
         rf"(?:{name_word}[ ]+){{1,5}}(?P<suffix>(?i:{suffix}))\.?(?![\w])"
+        # Singapore numbers the streets of a town ("Ang Mo Kio Avenue 6", "Jurong West Street 41")
+        rf"(?:[ ]\d{{1,3}}[A-Z]?(?![\w/.,]\d))?"
         # the quadrant after the suffix, after a comma too and with its stops ("Ave., N.W.")
         rf"(?:,?[ ]+(?:[NSns]\.[ ]?[EWew]\.|(?i:{dirs})\.?)(?![\w]))?{unit_part}?")
     # OCR reads the O as a zero ("P.0. Box") and the dots as commas or colons
@@ -104,7 +107,7 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     eu_street = re.compile(
         rf"(?<![\w])(?:[A-ZÄÖÜ][\wäöüßéèàç.\-]*(?i:{endings})[ ]?,?[ ]?"
         rf"\d{{1,4}}[a-zA-Z]?(?:[\-/]\d{{1,4}})?"
-        rf"|(?:(?i:No)\.?[ ]?|(?i:Lot)[ ])?\d{{1,4}}[a-zA-Z]?,?[ ](?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}"
+        rf"|(?:(?i:No)\.?[ ]?|(?i:Lot)[ ])?\d{{1,4}}[a-zA-Z]?,?[ ](?i:{lead_words})(?:[ ][\w'’.\-/]+){{1,4}}"
         # ... a name and its number after the street word ("Via Roma 10", "Calle Mayor 5"):
         # written with its capital, so that prose ("place of business at 1200") is none
         rf"|(?=[A-ZÄÖÜ])(?i:{lead_words})(?:[ ][\w'’.\-]+){{1,4}}?,?[ ]\d{{1,4}}[a-zA-Z]?)(?![\w])")

@@ -166,8 +166,8 @@ def _short_patterns(text: str, orgs: Iterable[Hit], forms: OrganizationForms) ->
     keys = set()
     for h in orgs:
         words = re.findall(r"[^ \n,]+", text[h.start:h.end])
-        while words and words[0].lower() in forms.not_name:
-            words = words[1:]     # "The American Tobacco Company"
+        while words and (words[0].lower() in forms.not_name or words[0].lower().rstrip(".") in _HONORIFICS):
+            words = words[1:]     # "The American Tobacco Company", "Messrs Tan & Co"
         first = words[0].strip(".,'’") if words else ""
         if len(words) > 1 and len(first) >= 3 and first.lower() not in forms.org_words and \
                 _rare(first):

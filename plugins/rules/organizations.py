@@ -97,10 +97,15 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     joiner = r"(?:[ ]|[ ]&[ ]|[ ](?:and|of|the)[ ]|,[ ])"
     legal = _alt(_cased(legal_forms))
     words = _alt(_cased(org_words))
+    # the country a group's local company names in brackets before its legal form ("Tan
+    # Brothers (M) Sdn. Bhd.": Malaysia; "(S) Pte Ltd", "(India) Pvt Ltd", "(Asia) Limited")
+    partners = r"(?:Associates|ASSOCIATES|Partners|PARTNERS)"
+    region = r"(?:[ ]\((?:[A-Z][A-Za-z.]*)(?:[ ][A-Z][A-Za-z.]*)?\))?"
     with_words = re.compile(
         rf"(?<![\w&-])(?P<name>{name}(?:{joiner}{name}){{0,{MAX_NAME_WORDS - 1}}})"
-        rf"(?:(?P<words>(?:[ ]{words}){{1,2}})(?:,?[ ](?P<legal>{legal})\.?)?"
-        rf"|(?:,[ ]?|\.?[ ])(?P<legal_only>{legal})\.?)(?![\w&-])")
+        # a firm of its founder and partners ("Lee & Associates", "Wong and Partners")
+        rf"(?:(?P<words>(?:[ ]{words}|[ ](?:&|and)[ ]{partners}){{1,2}})(?:{region},?[ ](?P<legal>{legal})\.?)?"
+        rf"|{region}(?:,[ ]?|\.?[ ])(?P<legal_only>{legal})\.?)(?![\w&-])")
     firm = re.compile(rf"^(?P<firm>{name}(?:,[ ]{name}){{1,3}},?[ ](?:and|AND|&)[ ]{name}"
                       rf"(?:,?[ ]{legal}\.?)?)[ ]*$", re.MULTILINE)
     # a committee is named for its candidate and the office or the state they run in

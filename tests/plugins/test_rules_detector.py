@@ -1291,3 +1291,38 @@ def test_a_receipt_header_gives_its_registration_number_and_whole_address(det):
 ])
 def test_international_blocks_are_one_address(det, rows, want):
     assert [t for ty, t in _spans(det, page_from_rows(rows)) if ty == "ADDRESS"] == [want]
+
+
+@pytest.mark.parametrize("rows, want", [
+    # a Singaporean block: the housing block, the town's numbered avenue, the unit
+    (["Blk 123 Ang Mo Kio Avenue 6 #01-4567", "Singapore 560123"],
+     "Blk 123 Ang Mo Kio Avenue 6 #01-4567\nSingapore 560123"),
+    # a Malaysian one on one line, its street's section number with a slash
+    (["No. 22, Jalan SS 2/55, 47300 Petaling Jaya", "Selangor, Malaysia"],
+     "No. 22, Jalan SS 2/55, 47300 Petaling Jaya\nSelangor, Malaysia"),
+    # a US street named "Avenue of ...": its floor stays, no postcode read in "1285 Avenue"
+    (["1285 Avenue of the Americas, 4th Floor", "New York, NY 10019"],
+     "1285 Avenue of the Americas, 4th Floor\nNew York, NY 10019"),
+])
+def test_asian_blocks_are_one_address(det, rows, want):
+    spans = _spans(det, page_from_rows(rows))
+    assert [t for ty, t in spans if ty == "ADDRESS"] == [want]
+    assert not [t for ty, t in spans if ty in ("ID_NUMBER", "REFERENCE_NUMBER")]   # "SS", "No." are no labels here
+
+
+def test_receipt_company_identifiers(det):
+    page = page_from_rows(["TAN BROTHERS (M) SDN. BHD.", "Co. No. 123456-A", "SST ID: W10-1808-32000123",
+                           "Receipt No: R-00381922       14 Mar 2019 18:22"])
+    spans = _spans(det, page)
+    assert ("ORGANIZATION", "TAN BROTHERS (M) SDN. BHD.") in spans
+    assert ("BUSINESS_ID", "123456-A") in spans and ("BUSINESS_ID", "W10-1808-32000123") in spans
+    # the "00" of a receipt number glued to its letter is no international dialling prefix
+    assert not [t for ty, t in spans if ty == "PHONE"]
+    assert ("DATE", "14 Mar 2019 18:22") in spans
+
+
+def test_a_firm_of_partners_is_one_organisation(det):
+    page = page_from_rows(["Messrs Tan & Co", "Lee & Associates", "Wong and Partners", "Sales and Marketing"])
+    orgs = [t for ty, t in _spans(det, page) if ty == "ORGANIZATION"]
+    # "Messrs", a firm's title, is no short name of it to repeat
+    assert orgs == ["Messrs Tan & Co", "Lee & Associates", "Wong and Partners"]
