@@ -6,7 +6,7 @@
   puts the number anywhere in that cell, often right of where the caption ends;
 - a company's registration number in brackets right after its name, as Malaysian and
   Singaporean companies print it ("Maju Jaya Sdn Bhd (654321-K)", "(201901012345
-  (1234567-K))").
+  (1234567-K))", a sole proprietor's business registration "(JM0123456-X)").
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ _NUMBER = re.compile(r"[A-Z]{0,3}[-/]?\d[\d\-/]{1,13}[A-Z]?")
 _ITEM_NUMBER = re.compile(r"\(?(?:\d{1,2}|[a-z])[.)]")
 # after the name on its line, or centred on the line under it as a receipt's or a
 # letterhead's header prints it
-_BRACKETED = re.compile(r"[ ]?(?:\n\n?)?[ ]?\((?P<id>(?:\d{12}[ ]?\()?\d{5,8}[ ]?-[ ]?[A-Z]\)?)\)")
+_BRACKETED = re.compile(r"[ ]?(?:\n\n?)?[ ]?\((?P<id>(?:\d{12}[ ]?\()?[A-Z]{0,3}\d{5,10}[ ]?-[ ]?[A-Z]\)?)\)")
 
 
 def _business_captions(layout: PageView, lex: LabelLexicon) -> list[list[int]]:

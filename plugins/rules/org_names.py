@@ -166,8 +166,11 @@ def _short_patterns(text: str, orgs: Iterable[Hit], forms: OrganizationForms) ->
     keys = set()
     for h in orgs:
         words = re.findall(r"[^ \n,]+", text[h.start:h.end])
-        while words and (words[0].lower() in forms.not_name or words[0].lower().rstrip(".") in _HONORIFICS):
-            words = words[1:]     # "The American Tobacco Company", "Messrs Tan & Co"
+        # "The American Tobacco Company", "Messrs Tan & Co", "Syarikat Perniagaan Hong Seng":
+        # an article, a title or the kind of business opens the name, not its short form
+        while words and (words[0].lower() in forms.not_name or words[0].lower().rstrip(".") in _HONORIFICS
+                         or (forms.leading is not None and forms.leading.match(" ".join(words)))):
+            words = words[1:]
         first = words[0].strip(".,'’") if words else ""
         if len(words) > 1 and len(first) >= 3 and first.lower() not in forms.org_words and \
                 _rare(first):

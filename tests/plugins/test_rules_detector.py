@@ -1326,3 +1326,13 @@ def test_a_firm_of_partners_is_one_organisation(det):
     orgs = [t for ty, t in _spans(det, page) if ty == "ORGANIZATION"]
     # "Messrs", a firm's title, is no short name of it to repeat
     assert orgs == ["Messrs Tan & Co", "Lee & Associates", "Wong and Partners"]
+
+
+def test_malaysian_shop_names_and_registrations(det):
+    page = page_from_rows(["MEGA MART S/B", "SYARIKAT PERNIAGAAN HONG SENG", "PERNIAGAAN WAWASAN (JM0123456-X)",
+                           "Syarikat ini menjual barang runcit."])
+    spans = _spans(det, page)
+    assert [t for ty, t in spans if ty == "ORGANIZATION"] == \
+        ["MEGA MART S/B", "SYARIKAT PERNIAGAAN HONG SENG", "PERNIAGAAN WAWASAN"]
+    # a sole proprietor's business registration in brackets after the name
+    assert ("BUSINESS_ID", "JM0123456-X") in spans
