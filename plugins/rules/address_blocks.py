@@ -71,8 +71,12 @@ class AddressPage:
                           if abs(word_x0(self.layout, hh.start) - anchor) <= 1.5 * h]
             # letterheads centre or right-align their lines: an address line of such a
             # block lies under the middle (or the right end) of the one above
+            # (a receipt centres each line by its own length: the shorter line lies within
+            # the longer one's width, their centres as far apart as a character or two)
             centred = j in self.by_seg and (abs((bx0 + bx1) / 2 - (x0 + x1) / 2) <= 1.5 * h or
-                                            abs(bx1 - x1) <= 1.5 * h)
+                                            abs(bx1 - x1) <= 1.5 * h or
+                                            (abs((bx0 + bx1) / 2 - (x0 + x1) / 2) <= 3 * h and
+                                             (x0 - h <= bx0 and bx1 <= x1 + h or bx0 - h <= x0 and x1 <= bx1 + h)))
             if not starts and not hit_starts and not centred:
                 continue
             if best is None or by0 < self.seg_box(best)[1]:
@@ -208,8 +212,17 @@ class AddressPage:
         or an estate's name and its comma: one to four capitalised words, none the form's
         own vocabulary, as Malaysian, Indian and British blocks put them before the town."""
         words = [w for w in self.segs[i] if self.layout.offsets[w][1] <= start]
-        if not words or not self.layout.words[words[-1]].text.endswith(","):
-            return False
+        return bool(words) and self.layout.words[words[-1]].text.endswith(",") and self._place_words(words)
+
+    def district_after(self, i: int, end: int) -> bool:
+        """Whether the words of segment i after ``end`` (its street hit) are the district the
+        delivery line names after its street ("Lot 2, Jalan PJU 1A/20B, Ara Damansara,"):
+        after a comma, one to four capitalised words."""
+        words = [w for w in self.segs[i] if self.layout.offsets[w][0] >= end]
+        return bool(words) and self.text[end:self.layout.offsets[words[0]][0]].strip() == "," and \
+            self._place_words(words)
+
+    def _place_words(self, words: list[int]) -> bool:
         names = [self.layout.words[w].text.strip(",.") for w in words]
         return len(names) <= 4 and all(n[:1].isupper() and (n.replace("-", "").isalpha() or n.isdigit())
                                        for n in names) and not any(n.lower() in form_words() for n in names)
@@ -407,6 +420,8 @@ class AddressPage:
                     # the district or estate before the postcode ("Taman Sri Muda, 40400
                     # Shah Alam")
                     seg_r[0] = (self.layout.offsets[self.segs[b][0]][0], seg_r[0][1])
+                if b != block[-1] and self.district_after(b, seg_r[-1][1]):
+                    seg_r[-1] = (seg_r[-1][0], self.layout.offsets[self.segs[b][-1]][1])
                 runs.extend(seg_r)
         ranges: list[tuple[int, int]] = []
         for ss, ee in runs:

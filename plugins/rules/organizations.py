@@ -101,8 +101,10 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     # Brothers (M) Sdn. Bhd.": Malaysia; "(S) Pte Ltd", "(India) Pvt Ltd", "(Asia) Limited")
     partners = r"(?:Associates|ASSOCIATES|Partners|PARTNERS)"
     region = r"(?:[ ]\((?:[A-Z][A-Za-z.]*)(?:[ ][A-Z][A-Za-z.]*)?\))?"
+    # a number that opens a line opens the name it heads ("99 Speedmart Sdn Bhd", "7-Eleven")
+    numbered = r"(?:(?:(?<=\n)|(?<![\s\S]))\d{1,4}[ ])?"
     with_words = re.compile(
-        rf"(?<![\w&-])(?P<name>{name}(?:{joiner}{name}){{0,{MAX_NAME_WORDS - 1}}})"
+        rf"(?<![\w&-])(?P<name>{numbered}{name}(?:{joiner}{name}){{0,{MAX_NAME_WORDS - 1}}})"
         # a firm of its founder and partners ("Lee & Associates", "Wong and Partners")
         rf"(?:(?P<words>(?:[ ]{words}|[ ](?:&|and)[ ]{partners}){{1,2}})(?:{region},?[ ](?P<legal>{legal})\.?)?"
         rf"|{region}(?:,[ ]?|\.?[ ])(?P<legal_only>{legal})\.?)(?![\w&-])")

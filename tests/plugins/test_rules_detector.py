@@ -1336,3 +1336,15 @@ def test_malaysian_shop_names_and_registrations(det):
         ["MEGA MART S/B", "SYARIKAT PERNIAGAAN HONG SENG", "PERNIAGAAN WAWASAN"]
     # a sole proprietor's business registration in brackets after the name
     assert ("BUSINESS_ID", "JM0123456-X") in spans
+
+
+def test_a_centred_receipt_header_is_read_as_its_printer_centres_it(det):
+    # each line centred by its own length: the address's lines start apart, the shorter
+    # within the longer; the district after the street is the block's too
+    page = page_from_rows([[(130, "99 SPEEDY MART SDN BHD")], [(160, "(519537-X)")],
+                           [(50, "LOT 2, JALAN PJU 1A/20B, ARA DAMANSARA,")],
+                           [(90, "47301 PETALING JAYA, SELANGOR.")]])
+    spans = _spans(det, page)
+    assert ("ORGANIZATION", "99 SPEEDY MART SDN BHD") in spans
+    assert [t for ty, t in spans if ty == "ADDRESS"] == \
+        ["LOT 2, JALAN PJU 1A/20B, ARA DAMANSARA,\n47301 PETALING JAYA, SELANGOR"]
