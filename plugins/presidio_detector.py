@@ -30,7 +30,7 @@ from redactor_plugins._presidio_spans import (_affiliation, _cut_word, _line_pie
                                              _with_name_suffix, initial_stops)
 from redactor.plugin_api import (Detector, InputError, is_known, load_label_mapping, mapping_file,
                                 ner_or_pattern, OcrPage, is_lone_caption, only_form_words, parse_types,
-                                PluginUnavailable, Span, brand_words)
+                                PluginUnavailable, Span, brand_words, flowed_text, page_view)
 from redactor_plugins._options import as_bool, as_choice, as_float
 from redactor_plugins._windows import merge_spans
 
@@ -295,7 +295,9 @@ class PresidioDetector(Detector):
                 for fine, values in self.deny.items()]
 
     def detect(self, page: OcrPage) -> list[Span]:
-        text = page.text
+        # a paragraph's line breaks read as the spaces they stand for: a name or a place the
+        # text wraps ("the State of New / York") is one entity to the model
+        text = flowed_text(page_view(page))
         if not text.strip():
             return []
         results = self.analyzer.analyze(

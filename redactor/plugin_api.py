@@ -50,6 +50,7 @@ from redactor.ink_boxes import FRAGMENT_AREA
 from redactor.model import (PATTERN, STATISTICAL, STRUCTURAL, UNSURE_CONF, BBox, OcrPage, Redaction, Span,
                             WordBox)
 from redactor.page_view import Line, PageView, page_view
+from redactor.paragraphs import flowed_text, paragraph_breaks
 from redactor.paths import mapping_file
 from redactor.taxonomy import fine_types, group_of, is_known, parse_types
 from redactor.unread_ink import page_ink_threshold
@@ -62,7 +63,8 @@ __all__ = [
     "OcrPage", "WordBox", "Span", "Redaction", "BBox", "STRUCTURAL", "PATTERN", "STATISTICAL",
     "UNSURE_CONF", "InputError", "PluginFailed", "PluginUnavailable",
     # the page's lines and cells, geometry and images
-    "PageView", "Line", "page_view", "union_box", "to_gray", "FRAGMENT_AREA", "page_ink_threshold",
+    "PageView", "Line", "page_view", "flowed_text", "paragraph_breaks", "union_box", "to_gray", "FRAGMENT_AREA",
+    "page_ink_threshold",
     # types, label maps, spans
     "mapping_file", "is_known", "parse_types", "fine_types", "group_of", "merge_spans",
     "WEB_ADDRESS_START",

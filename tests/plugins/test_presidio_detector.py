@@ -451,3 +451,12 @@ def test_a_models_person_ends_where_the_form_goes_on(text, kept):
 def test_one_everyday_word_is_a_place_only_when_a_place_has_that_name(value, place):
     from redactor_plugins._presidio_spans import _no_place
     assert _no_place(value) is not place
+
+
+def test_a_place_running_text_wraps_over_a_line_end_is_one_entity(detector):
+    # a contract's paragraph: "the city of New / York" is one place to the model, as the
+    # writer wrote it (redactor.paragraphs reads the line break as its space)
+    page = page_of([["The parties met at the offices of Hartley in the city of New",
+                     "York on the third day of March with the other parties to this Agreement."]])
+    places = [page.text[s.start:s.end] for s in detector.detect(page) if s.type == "LOCATION"]
+    assert "New\nYork" in places
