@@ -1375,3 +1375,11 @@ def test_rows_of_a_table_or_a_form_are_no_paragraph(det):
     rows = [[(20, "Mrs. Michelle Silva"), (560, "Michelle Silva")],
             [(20, "Lopez Broadcasting"), (560, "Lopez Broadcasting")]]
     assert not [t for ty, t in _spans(det, one_line_rows(rows)) if "\n" in t]
+
+
+def test_an_ordinal_floor_and_a_canadian_business_number(det):
+    spans = _spans(det, page_from_rows(["1 Liberty Plaza, 35th Floor", "New York, New York 10006"]))
+    assert [t for ty, t in spans if ty == "ADDRESS"] == ["1 Liberty Plaza, 35th Floor\nNew York, New York 10006"]
+    assert ("BUSINESS_ID", "123456789RT0001") in _spans(det, page_from_rows(["Business No. 123456789RT0001"]))
+    # "Business:" names a company, no number
+    assert ("ORGANIZATION", "Acme Widgets Inc") in _spans(det, page_from_rows(["Business: Acme Widgets Inc"]))
