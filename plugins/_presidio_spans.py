@@ -122,6 +122,16 @@ def _name_core(text: str, words: list) -> list:
     return words
 
 
+# Titles a name is written after, which the annotation guide leaves out of the name's box
+# (English, and the Indian, French, German and Spanish forms business letters use)
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "messrs", "shri", "shree",
+                     "smt", "kumari", "mme", "mlle", "herr", "frau", "sr", "sra", "srta"})
+
+
+def _title(word: str) -> bool:
+    return word.strip("([").rstrip(".,:").lower() in _TITLES
+
+
 def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A model's PERSON span ``text[start:end]`` cut to what can be a name. spaCy on form
     text runs a name into the caption beside it or on the next line ("K. F. Lyle\nOriginal
@@ -134,8 +144,9 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     for m in re.finditer(r"[^\n]+", text[start:end]):
         at = start + m.start()
         words = [(at + w.start(), at + w.end()) for w in re.finditer(r"\S+", m.group())]
-        while words and _caption_word(text[words[0][0]:words[0][1]]):
-            words.pop(0)
+        while words and (_caption_word(text[words[0][0]:words[0][1]]) or
+                         (len(words) > 1 and _title(text[words[0][0]:words[0][1]]))):
+            words.pop(0)   # a title stays out of the name ("(Smt. Lakshmi Venkataraman)")
         # ... and a caption inside it starts the next field: the name ends before it
         # ("Michael A Bender Position Cytogeneticist": the position is the caption's value)
         cut = next((k for k in range(2, len(words)) if _caption_word(text[words[k][0]:words[k][1]])), None)

@@ -207,6 +207,24 @@ class AddressPage:
         return any(a.kind in {"street", "eu_street", "in_street", "po_box"} and b.kind in ENDS_ADDRESS
                    and b.start >= a.end for a in hits for b in hits)
 
+    def closed_by_region(self, block: list[int]) -> bool:
+        """Whether a state's or a country's line closes the block ("Noida - 201301" /
+        "Uttar Pradesh"): an international block's structure, not a lone line's shape."""
+        return any(b not in self.by_seg and (region_line(self.layout, self.segs[b]) or
+                                             country_line(self.layout, self.segs[b])) for b in block[1:])
+
+    def delivery_before(self, i: int, start: int) -> bool:
+        """Whether the words of segment i before ``start`` (its town's hit) are the delivery
+        part of an address written on one line: a house's, a plot's or a block's number and
+        its sector or road ("C-14, Sector 62, Noida - 201301"), up to six words, one with a
+        figure, ending in a comma."""
+        words = [w for w in self.segs[i] if self.layout.offsets[w][1] <= start]
+        names = [self.layout.words[w].text.strip(",.") for w in words]
+        return 1 <= len(names) <= 6 and self.layout.words[words[-1]].text.endswith(",") and \
+            any(c.isdigit() for n in names for c in n) and \
+            all(re.fullmatch(r"[A-Z0-9][A-Za-z0-9\-/()]*", n) for n in names) and \
+            not any(n.lower() in form_words() for n in names)
+
     def district_before(self, i: int, start: int) -> bool:
         """Whether the words of segment i before ``start`` (its city hit) are a district's
         or an estate's name and its comma: one to four capitalised words, none the form's
@@ -336,7 +354,9 @@ class AddressPage:
         # an international block closes with its state's line ("40400 Shah Alam" / "Selangor
         # Darul Ehsan") and its country's ("75116 Paris" / "France")
         for closing in (region_line, country_line):
-            last = self.seg_below(block[-1], anchor) if self.kinds(block) & ENDS_ADDRESS else None
+            # (under the line's start when the town stands after the delivery part on it)
+            last = (self.seg_below(block[-1], anchor) or self.seg_below(block[-1], self.seg_box(block[-1])[0])) \
+                if self.kinds(block) & ENDS_ADDRESS else None
             if last is not None and last not in used and last not in self.by_seg and \
                     closing(self.layout, self.segs[last]):
                 block.append(last)
@@ -414,7 +434,8 @@ class AddressPage:
                 seg_r = seg_runs(self.text, self.by_seg[b])
                 if b in self.wrapped:   # the city that its state and ZIP under it complete
                     seg_r[-1] = (seg_r[-1][0], self.layout.offsets[self.segs[b][-1]][1])
-                if b != block[0] and (self.opens_with_unit(b) or self.district_before(b, seg_r[0][0])):
+                if (b != block[0] and (self.opens_with_unit(b) or self.district_before(b, seg_r[0][0]))) or \
+                        (b == block[0] and self.kinds([b]) <= ENDS_ADDRESS and self.delivery_before(b, seg_r[0][0])):
                     # "#24-00 Raffles City Tower, Singapore 179101": the unit and the
                     # building before the city on a block's line are the address's; so is
                     # the district or estate before the postcode ("Taman Sri Muda, 40400
@@ -454,7 +475,8 @@ def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | 
         anchor = word_x0(layout, min(h.start for h in page.by_seg[si]))
         block, delivery = page.grow_block(si, anchor, used, row_next)
         if not [k for k in page.kinds(block) if k not in NEEDS_COMPANY] and \
-                len([b for b in block if b in page.by_seg]) < 2 and not page.street_and_town(block[0]):
+                len([b for b in block if b in page.by_seg]) < 2 and not page.street_and_town(block[0]) and \
+                not page.closed_by_region(block):
             continue   # a lone EU-style line is too weak on its own (a city line under it may
                        # still take it as its delivery line)
         used.update(block)

@@ -12,7 +12,7 @@ from redactor_plugins.rules.blocks import lines_under, runs_to_ranges
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.label_geometry import BELOW_GAP, RIGHT_GAP_STRONG, LabelGeometry
 from redactor_plugins.rules.label_phrases import JUNK, LabelHit, find_labels, stop_starts
-from redactor.plugin_api import UNSURE_CONF, PageView, veto_words
+from redactor.plugin_api import UNSURE_CONF, PageView, paragraph_breaks, veto_words
 from redactor_plugins.rules.people import NOT_INITIALS, place_with_compass, plausible_name
 from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab
 
@@ -75,6 +75,13 @@ class LabelRules(LabelGeometry):
         self.terminator_words = {layout.word_at(t) for t in self.terminators} - {None}
         # last words of labels that take the value right of them on their own row
         self.row_label_ends = {lh.words[-1] for lh in self.labels if lh.strong}
+        self._breaks: frozenset[int] | None = None
+
+    def _ends_paragraph_line(self, lh: LabelHit) -> bool:
+        """Whether the label ends a line of a paragraph of prose (``redactor.paragraphs``)."""
+        if self._breaks is None:
+            self._breaks = frozenset(paragraph_breaks(self.layout))
+        return self.layout.offsets[lh.words[-1]][1] in self._breaks
 
     def _read_surely(self, lh: LabelHit) -> bool:
         return any(self.layout.words[w].conf >= UNSURE_CONF for w in lh.words)
@@ -260,9 +267,10 @@ class LabelRules(LabelGeometry):
                     break
             if not found and toks and lh.strong and groups[0].value not in RIGHT_ONLY_KINDS:
                 found = self._unreadable_value(groups[0], toks)
-            if not found and not toks and not lh.strong:
+            if not found and not toks and (not lh.strong or self._ends_paragraph_line(lh)):
                 # "Please use account\n278307-298": running text wrapped between a label
-                # and its value; the value opens the next line
+                # and its value; the value opens the next line (also after "account no.":
+                # in a paragraph the line under it is the sentence going on, no form cell)
                 wrapped = self._wrapped_tokens(lh)
                 for g in groups:
                     if g.value in WRAPPED_KINDS:

@@ -106,7 +106,8 @@ def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = No
     closings = {re.sub(r"[^a-zäöüß ]", "", c.lower()).strip() for c in vocab.closings}
     stops = label_stops(layout, lex)
     for i, w in enumerate(layout.words):
-        t = w.text
+        # a signature block sets the signer's name in brackets: "(Smt. Lakshmi Venkataraman)"
+        t = w.text[1:] if w.text.startswith("(") and len(w.text) > 1 else w.text
         key = t.rstrip(".,:").lower()
         rest = name_run(layout, _rest_of_line(layout, i), stops)
         if t.lower() in ("/s/", "s/") and rest:

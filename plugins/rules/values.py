@@ -77,7 +77,8 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
             not _MISREAD_INITIAL.fullmatch(tokens[i][2]):
         i += 1
     titles = honorifics | vocab.offices
-    while i < len(tokens) and tokens[i][2].rstrip(".").lower() in titles and len(tokens) > i + 1:
+    # (a signature block brackets the signer's name with its title: "(Smt. Lakshmi ...)")
+    while i < len(tokens) and tokens[i][2].lstrip("(").rstrip(".").lower() in titles and len(tokens) > i + 1:
         i += 1
     comma_used = False
     stop_at = len(tokens)

@@ -1383,3 +1383,19 @@ def test_an_ordinal_floor_and_a_canadian_business_number(det):
     assert ("BUSINESS_ID", "123456789RT0001") in _spans(det, page_from_rows(["Business No. 123456789RT0001"]))
     # "Business:" names a company, no number
     assert ("ORGANIZATION", "Acme Widgets Inc") in _spans(det, page_from_rows(["Business: Acme Widgets Inc"]))
+
+
+def test_an_indian_business_letter(det):
+    rows = ["To,", "Shri Rajesh Kumar Sharma", "Bharat Exports Limited", "C-14, Sector 62, Noida - 201301",
+            "Uttar Pradesh", None,
+            "Kindly remit the amount of Rs. 1,45,000 to our account no.",
+            "50100234567891 with HDFC Bank, IFSC HDFC0000123, within seven days of this letter.",
+            None, "Yours faithfully,", "For Krishna Textiles Pvt. Ltd.", None, "(Smt. Lakshmi Venkataraman)"]
+    spans = _spans(det, page_from_rows(rows))
+    people = [t for ty, t in spans if ty == "PERSON"]
+    assert "Rajesh Kumar Sharma" in people and "Lakshmi Venkataraman" in people   # titles left out
+    assert ("ADDRESS", "C-14, Sector 62, Noida - 201301\nUttar Pradesh") in spans
+    # "account no." at a paragraph line's end: its value opens the next line, not the cell under it
+    assert ("ACCOUNT_NUMBER", "50100234567891") in spans
+    assert ("BUSINESS_ID", "HDFC0000123") in spans      # a bank branch's code
+    assert ("ORGANIZATION", "Krishna Textiles Pvt. Ltd.") in spans   # signed "For" the company
