@@ -9,9 +9,10 @@ detectors that read text: the rules' shapes and the language model's names and p
 
 Two lines are one paragraph's when the second follows close under the first (at most one
 text height of leading, a like text height), starts at or left of the first's start (the
-paragraph's margin; the first line may be indented), both are lines of prose (long, several
-words, most of them words of letters, set with word spaces only: a table's rows of figures
-and a form's row of cells are no paragraph), and the first does not end a caption (":") nor
+paragraph's margin; the first line may be indented), the first is a line of prose (long,
+several words, most of them words of letters, set with word spaces only: a table's rows of
+figures and a form's row of cells are no paragraph) and the second can carry its sentence on
+(one cell, opening with a word), and the first does not end a caption (":") nor
 the second open one ("Subject-matter: to ...").
 """
 from __future__ import annotations
@@ -28,12 +29,21 @@ CAPTION_WORDS = 3    # a line whose first words end in ':' opens a field, no con
 MARGIN = 1.0         # the next line starts at most this far right of the line's start
 
 
+def _one_cell(view: PageView, line: Line) -> bool:
+    boxes = [view.words[w].bbox for w in line.words]
+    return all(b[0] - a[2] <= CELL_GAP * line.height for a, b in zip(boxes, boxes[1:]))
+
+
 def _prose(view: PageView, line: Line) -> bool:
     words = [view.words[w].text.strip(".,;:()\"'“”‘’") for w in line.words]
-    boxes = [view.words[w].bbox for w in line.words]
-    gaps = [b[0] - a[2] for a, b in zip(boxes, boxes[1:])]
-    return sum(len(w) >= 2 and w.isalpha() for w in words) >= WORD_SHARE * len(words) and \
-        all(g <= CELL_GAP * line.height for g in gaps)
+    return sum(len(w) >= 2 and w.isalpha() for w in words) >= WORD_SHARE * len(words) and _one_cell(view, line)
+
+
+def _goes_on(view: PageView, line: Line) -> bool:
+    """Whether a line can carry on a sentence: one cell, opening with a word of letters
+    (a paragraph's last line may be short and hold a number: "Pembroke on +44 ...")."""
+    first = view.words[line.words[0]].text.strip(".,;:()\"'“”‘’")
+    return _one_cell(view, line) and any(c.isalpha() for c in first)
 
 
 def paragraph_breaks(view: PageView) -> list[int]:
@@ -49,7 +59,7 @@ def paragraph_breaks(view: PageView) -> list[int]:
         if not 0 <= b.y0 - a.y1 <= LEADING * h or b.x0 > a.x0 + MARGIN * h or \
                 not 0.7 <= b.height / max(h, 1e-6) <= 1.4:
             continue
-        if view.words[a.words[-1]].text.endswith(":") or not (_prose(view, a) and _prose(view, b)):
+        if view.words[a.words[-1]].text.endswith(":") or not (_prose(view, a) and _goes_on(view, b)):
             continue
         if any(view.words[w].text.endswith(":") for w in b.words[:CAPTION_WORDS]):
             continue     # the next line opens a field of its own ("Subject-matter: to present")

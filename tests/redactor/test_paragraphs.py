@@ -47,3 +47,13 @@ def test_rows_that_are_no_paragraph_keep_their_breaks():
         page = page_of(rows, gap=70 if k == 4 else 30)
         assert paragraph_breaks(page_view(page)) == [], k
         assert flowed_text(page_view(page)) == page.text
+
+
+def test_a_paragraphs_short_last_line_carries_its_sentence_on():
+    # the last line holds a phone number: it goes on with a word, as one cell
+    page = page_of([[(20, "Further to our call the consignment will now leave on Friday. Please confirm to Gareth")],
+                    [(20, "Pembroke on +44 (0)1394 604 211.")]])
+    assert "to Gareth Pembroke on" in flowed_text(page_view(page))
+    # a line of figures opening with a number carries no sentence on
+    page = page_of([PROSE[0][:], [(20, "(0)1394 604 211 40.00 520.00")]])
+    assert paragraph_breaks(page_view(page)) == []
