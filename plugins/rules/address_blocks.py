@@ -434,7 +434,7 @@ class AddressPage:
                 seg_r = seg_runs(self.text, self.by_seg[b])
                 if b in self.wrapped:   # the city that its state and ZIP under it complete
                     seg_r[-1] = (seg_r[-1][0], self.layout.offsets[self.segs[b][-1]][1])
-                if (b != block[0] and (self.opens_with_unit(b) or self.district_before(b, seg_r[0][0]))) or \
+                if self.opens_with_unit(b) or (b != block[0] and self.district_before(b, seg_r[0][0])) or \
                         (b == block[0] and self.kinds([b]) <= ENDS_ADDRESS and self.delivery_before(b, seg_r[0][0])):
                     # "#24-00 Raffles City Tower, Singapore 179101": the unit and the
                     # building before the city on a block's line are the address's; so is
@@ -472,7 +472,10 @@ def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | 
             si = row_prev[si]   # a block starts at its street line, not at the city beside it
         if si in used:
             continue
-        anchor = word_x0(layout, min(h.start for h in page.by_seg[si]))
+        # a block's lines align with its first line's start: the hit's, or the unit's before
+        # it ("Unit 7, Orwell Business Park" / "Ipswich IP3 9QR")
+        anchor = page.seg_box(si)[0] if page.opens_with_unit(si) else \
+            word_x0(layout, min(h.start for h in page.by_seg[si]))
         block, delivery = page.grow_block(si, anchor, used, row_next)
         if not [k for k in page.kinds(block) if k not in NEEDS_COMPANY] and \
                 len([b for b in block if b in page.by_seg]) < 2 and not page.street_and_town(block[0]) and \

@@ -1399,3 +1399,10 @@ def test_an_indian_business_letter(det):
     assert ("ACCOUNT_NUMBER", "50100234567891") in spans
     assert ("BUSINESS_ID", "HDFC0000123") in spans      # a bank branch's code
     assert ("ORGANIZATION", "Krishna Textiles Pvt. Ltd.") in spans   # signed "For" the company
+
+
+def test_a_british_unit_opens_its_block(det):
+    # an industrial estate's unit: the only number of the delivery line is the unit's
+    rows = ["Unit 7, Orwell Business Park", "Ipswich IP3 9QR"]
+    assert [t for ty, t in _spans(det, page_from_rows(rows)) if ty == "ADDRESS"] == \
+        ["Unit 7, Orwell Business Park\nIpswich IP3 9QR"]
