@@ -40,10 +40,11 @@ def _prose(view: PageView, line: Line) -> bool:
 
 
 def _goes_on(view: PageView, line: Line) -> bool:
-    """Whether a line can carry on a sentence: one cell, opening with a word of letters
-    (a paragraph's last line may be short and hold a number: "Pembroke on +44 ...")."""
+    """Whether a line can carry on a sentence: a line of prose (opening with the value the
+    line before named: "account no." / "50100234567891 with HDFC Bank, ..."), or one cell
+    opening with a word of letters (a paragraph's short last line: "Pembroke on +44 ...")."""
     first = view.words[line.words[0]].text.strip(".,;:()\"'“”‘’")
-    return _one_cell(view, line) and any(c.isalpha() for c in first)
+    return _prose(view, line) or (_one_cell(view, line) and any(c.isalpha() for c in first))
 
 
 def paragraph_breaks(view: PageView) -> list[int]:

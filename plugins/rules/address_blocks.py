@@ -200,6 +200,17 @@ class AddressPage:
         ws = [self.layout.words[w].text for w in self.segs[i]]
         return bool(_FLOOR_UNIT.match(ws[0])) or (len(ws) > 1 and self.unit_line(self.segs[i][:2]))
 
+    def unit_before(self, i: int, start: int) -> bool:
+        """Whether the words of segment i before ``start`` are a unit and its number alone
+        ("Unit 7, Orwell Business Park": an industrial estate's unit is the line's only
+        number, the street pattern starts after it); "Office:" is a caption."""
+        words = [self.layout.words[w].text for w in self.segs[i] if self.layout.offsets[w][1] <= start]
+        if len(words) == 1:     # the number opens the street's match ("Unit" | "7, Orwell ...")
+            words.append(self.text[start:start + 6].split(" ")[0])
+        return len(words) == 2 and not words[0].endswith(":") and \
+            words[0].lower().rstrip(".,") in self.vocab.unit_designators and \
+            bool(re.fullmatch(r"#?\d{1,5}[A-Za-z]?,?", words[1]))
+
     def street_and_town(self, i: int) -> bool:
         """Whether segment i holds a delivery line and a town's line after it: the block
         written on one line ("No. 22, Jalan SS 2/55, 47300 Petaling Jaya")."""
@@ -434,7 +445,8 @@ class AddressPage:
                 seg_r = seg_runs(self.text, self.by_seg[b])
                 if b in self.wrapped:   # the city that its state and ZIP under it complete
                     seg_r[-1] = (seg_r[-1][0], self.layout.offsets[self.segs[b][-1]][1])
-                if self.opens_with_unit(b) or (b != block[0] and self.district_before(b, seg_r[0][0])) or \
+                if (b != block[0] and (self.opens_with_unit(b) or self.district_before(b, seg_r[0][0]))) or \
+                        (b == block[0] and self.unit_before(b, seg_r[0][0])) or \
                         (b == block[0] and self.kinds([b]) <= ENDS_ADDRESS and self.delivery_before(b, seg_r[0][0])):
                     # "#24-00 Raffles City Tower, Singapore 179101": the unit and the
                     # building before the city on a block's line are the address's; so is
