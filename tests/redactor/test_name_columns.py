@@ -1,23 +1,9 @@
 """Names stacked in a table column with a found person (redactor.name_columns), on
 hand-built OCR pages laid out like a memo's responsibility table (funsd-00093726) and a
 program's staff list typed in capitals."""
-from redactor.model import OcrPage, Span, WordBox
+from redactor.model import Span
+from memo_pages import page_of, person
 from redactor.name_columns import propagate_name_columns
-
-
-def page_of(lines, gap=60):
-    """lines: list of [(text, x0, x1)]; words 40 px high, lines ``gap`` px apart."""
-    words = []
-    for li, line in enumerate(lines):
-        y0 = 100 + gap * li
-        for text, x0, x1 in line:
-            words.append(WordBox(text, (x0, y0, x1, y0 + 40), 95.0, line=li, block=0))
-    return OcrPage(3000, 2000, tuple(words), "test")
-
-
-def person(page, value):
-    start = page.text.index(value)
-    return Span(start, start + len(value), "PERSON", 0.9, "rules", value)
 
 
 def added(page, found):

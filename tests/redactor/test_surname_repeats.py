@@ -2,23 +2,9 @@
 on hand-built OCR pages laid out like a memo's responsibility table (funsd-00093726)."""
 import pytest
 
-from redactor.model import OcrPage, Span, WordBox
+from redactor.model import Span
+from memo_pages import page_of, person
 from redactor.surname_repeats import propagate_surnames
-
-
-def page_of(lines):
-    """lines: list of [(text, x0, x1)]; words 40 px high, lines 60 px apart."""
-    words = []
-    for li, line in enumerate(lines):
-        y0 = 100 + 60 * li
-        for text, x0, x1 in line:
-            words.append(WordBox(text, (x0, y0, x1, y0 + 40), 95.0, line=li, block=0))
-    return OcrPage(3000, 2000, tuple(words), "test")
-
-
-def person(page, value):
-    start = page.text.index(value)
-    return Span(start, start + len(value), "PERSON", 0.9, "rules", value)
 
 
 def repeats(page, found):
