@@ -17,7 +17,8 @@ from redactor.plugin_api import (PATTERN, STATISTICAL, STRUCTURAL, Detector, Inp
 from redactor_plugins._options import as_float
 from redactor_plugins.rules.address_blocks import find_address_hits
 from redactor_plugins.rules.notary import notary_numbers
-from redactor_plugins.rules.addresses import compile_address_regexes, join_address_rows, line_segments
+from redactor_plugins.rules.address_patterns import compile_address_regexes
+from redactor_plugins.rules.addresses import join_address_rows, line_segments
 from redactor_plugins.rules.business_ids import bracketed_registration_hits, caption_cell_hits
 from redactor_plugins.rules.fax_headers import fax_sender_hits
 from redactor_plugins.rules.gazetteer import find_gazetteer_hits, fold_in_place, load_gazetteer

@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 from redactor.plugin_api import ADDRESS_FIELD_CAPTIONS, PageView, form_words
+from redactor_plugins.rules.address_patterns import compile_address_regexes
 from redactor_plugins.rules.addresses import (CITY_TAIL_GAP, ENDS_ADDRESS, HOUSE_NUMBER_CONFUSIONS, JUNK_LEAD,
                                               NEEDS_COMPANY, ROW_CHAIN, RULES, SCORES, SEGMENT_GAP, WHOLE_LINE, LineHit,
-                                              addressee_above, compile_address_regexes, line_segments, raw_hits,
-                                              seg_runs, word_x0)
+                                              addressee_above, line_segments, raw_hits, seg_runs, word_x0)
 from redactor_plugins.rules.blocks import country_line, region_line
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.lexicon import Vocab

@@ -7,7 +7,7 @@ the rest the line-based rules found already.
 from __future__ import annotations
 
 from redactor.plugin_api import PageView, flowed_text, paragraph_breaks
-from redactor_plugins.rules.addresses import compile_address_regexes
+from redactor_plugins.rules.address_patterns import compile_address_regexes
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.organizations import OrganizationForms, find_organization_hits_in_text
 from redactor_plugins.rules.patterns import find_pattern_hits

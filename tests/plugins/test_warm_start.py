@@ -78,11 +78,11 @@ def test_presidio_compiles_its_patterns_when_built():
 def test_rules_load_their_word_lists_when_built():
     out = _run("""
         import sys
-        from redactor_plugins.rules import addresses, places
+        from redactor_plugins.rules import address_patterns, places
         from redactor_plugins.rules_detector import RulesDetector
         print("wordfreq" in sys.modules, end=" ")
         RulesDetector()
-        print("wordfreq" in sys.modules, addresses.compile_address_regexes.cache_info().currsize,
+        print("wordfreq" in sys.modules, address_patterns.compile_address_regexes.cache_info().currsize,
               places.compile_place_regex.cache_info().currsize)
     """)
     assert out.split() == ["False", "True", "1", "1"], out
