@@ -48,7 +48,16 @@ def _goes_on(view: PageView, line: Line) -> bool:
 
 
 def paragraph_breaks(view: PageView) -> list[int]:
-    """Offsets of the line breaks ("\\n") inside the page's paragraphs of prose."""
+    """Offsets of the line breaks ("\\n") inside the page's paragraphs of prose (found once
+    a page: kept on its view, which the rules and the language model share)."""
+    cached = view.__dict__.get("_paragraph_breaks")
+    if cached is None:
+        cached = tuple(_breaks(view))
+        view.__dict__["_paragraph_breaks"] = cached
+    return list(cached)
+
+
+def _breaks(view: PageView) -> list[int]:
     text = view.page.text
     out = []
     lines = sorted(view.lines, key=lambda ln: view.offsets[ln.words[0]][0])

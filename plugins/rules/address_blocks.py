@@ -200,6 +200,18 @@ class AddressPage:
         ws = [self.layout.words[w].text for w in self.segs[i]]
         return bool(_FLOOR_UNIT.match(ws[0])) or (len(ws) > 1 and self.unit_line(self.segs[i][:2]))
 
+    def line_start_is_address(self, b: int, block: list[int], start: int) -> bool:
+        """Whether the words of the block's line b before its hit (at ``start``) are the
+        address's too: under the first line, a unit and the building before the city
+        ("#24-00 Raffles City Tower, Singapore 179101") or the district or estate before
+        the postcode ("Taman Sri Muda, 40400 Shah Alam"); on the first line, a unit alone
+        before the street's number ("Unit 7, Orwell Business Park") or, before a town's hit,
+        the delivery part of a block written on one line ("C-14, Sector 62, Noida - 201301")."""
+        if b != block[0]:
+            return self.opens_with_unit(b) or self.district_before(b, start)
+        return self.unit_before(b, start) or \
+            (self.kinds([b]) <= ENDS_ADDRESS and self.delivery_before(b, start))
+
     def unit_before(self, i: int, start: int) -> bool:
         """Whether the words of segment i before ``start`` are a unit and its number alone
         ("Unit 7, Orwell Business Park": an industrial estate's unit is the line's only
@@ -445,13 +457,7 @@ class AddressPage:
                 seg_r = seg_runs(self.text, self.by_seg[b])
                 if b in self.wrapped:   # the city that its state and ZIP under it complete
                     seg_r[-1] = (seg_r[-1][0], self.layout.offsets[self.segs[b][-1]][1])
-                if (b != block[0] and (self.opens_with_unit(b) or self.district_before(b, seg_r[0][0]))) or \
-                        (b == block[0] and self.unit_before(b, seg_r[0][0])) or \
-                        (b == block[0] and self.kinds([b]) <= ENDS_ADDRESS and self.delivery_before(b, seg_r[0][0])):
-                    # "#24-00 Raffles City Tower, Singapore 179101": the unit and the
-                    # building before the city on a block's line are the address's; so is
-                    # the district or estate before the postcode ("Taman Sri Muda, 40400
-                    # Shah Alam")
+                if self.line_start_is_address(b, block, seg_r[0][0]):
                     seg_r[0] = (self.layout.offsets[self.segs[b][0]][0], seg_r[0][1])
                 if b != block[-1] and self.district_after(b, seg_r[-1][1]):
                     seg_r[-1] = (seg_r[-1][0], self.layout.offsets[self.segs[b][-1]][1])

@@ -75,13 +75,10 @@ class LabelRules(LabelGeometry):
         self.terminator_words = {layout.word_at(t) for t in self.terminators} - {None}
         # last words of labels that take the value right of them on their own row
         self.row_label_ends = {lh.words[-1] for lh in self.labels if lh.strong}
-        self._breaks: frozenset[int] | None = None
 
     def _ends_paragraph_line(self, lh: LabelHit) -> bool:
         """Whether the label ends a line of a paragraph of prose (``redactor.paragraphs``)."""
-        if self._breaks is None:
-            self._breaks = frozenset(paragraph_breaks(self.layout))
-        return self.layout.offsets[lh.words[-1]][1] in self._breaks
+        return self.layout.offsets[lh.words[-1]][1] in paragraph_breaks(self.layout)
 
     def _read_surely(self, lh: LabelHit) -> bool:
         return any(self.layout.words[w].conf >= UNSURE_CONF for w in lh.words)

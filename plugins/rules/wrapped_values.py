@@ -21,7 +21,7 @@ def _addresses(text: str, vocab) -> list[Hit]:
     line alone over a break may be a heading's last words before the town ("Registration
     Statement / Washington, DC 20530")."""
     rx = compile_address_regexes(vocab)
-    towns = [m for m in rx.city_line.finditer(text)] + [m for m in rx.uk_postcode.finditer(text)]
+    towns = list(rx.city_line.finditer(text)) + list(rx.uk_postcode.finditer(text))
     out = []
     for s in rx.street.finditer(text):
         for t in towns:
