@@ -69,8 +69,7 @@ def _common_word(word: str) -> bool:
 
     parts = [p for p in re.split(r"['’\-]", word) if p]
     if len(parts) > 1:
-        return all(zipf_frequency(p.lower(), "en") >= COMMON_WORD_ZIPF and p.upper() not in given_names()
-                   and p.upper() not in surnames() for p in parts)
+        return all(zipf_frequency(p.lower(), "en") >= COMMON_WORD_ZIPF and not is_census_name(p) for p in parts)
     return zipf_frequency(word.lower(), "en") >= COMMON_WORD_ZIPF
 
 
@@ -98,8 +97,7 @@ def _family_name(word: str) -> bool:
 def _plain_edge(raw: str) -> bool:
     """A word at a name's edge that is an everyday word and no census name at all."""
     word = _letters(raw)
-    return len(word) >= 3 and word.lower() not in _GENERATION and word.upper() not in given_names() \
-        and word.upper() not in surnames() and _common_word(word)
+    return len(word) >= 3 and word.lower() not in _GENERATION and not is_census_name(word) and _common_word(word)
 
 
 def _name_core(text: str, words: list) -> list:
