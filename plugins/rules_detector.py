@@ -7,7 +7,6 @@ titles, salutations and signature blocks. Patterns and lexicons are data under
 mappings/rules/; rule names map to fine types in mappings/rules.yaml."""
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 
@@ -27,12 +26,13 @@ from redactor_plugins.rules.state_bodies import state_body_hits
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
 from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
-from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
-from redactor_plugins.rules.people import INITIAL_WORD, INITIALS_GAP
+from redactor_plugins.rules.names import find_name_hits
 from redactor_plugins.rules.org_names import distinguished_name_hits, short_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits, table_row_with_ratio
 from redactor_plugins.rules.place_lists import place_list_hits
+from redactor_plugins.rules.repeats import NUMBER_LABEL_RULES, damaged_repeats, label_repeats
+from redactor_plugins.rules.span_edges import past_fill_in_marks, split_at_column_gaps
 from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
 from redactor_plugins.rules.page_stamps import is_form_control_number, is_form_date, is_page_stamp
 from redactor_plugins.rules.values import is_common_word
@@ -45,16 +45,8 @@ FALLBACK_RULES = frozenset({"long_number", "aba_routing"})
 # number shapes without a checksum, which a label's own type overrides
 SHAPE_RULES = frozenset({"phone_nanp", "phone_intl", "phone_national", "phone_local", "long_number"})
 LABEL_SCORE = 0.9
-# label rules whose value is a number of some record
-NUMBER_LABEL_RULES = frozenset({"label_id", "label_account", "label_reference", "label_business_id",
-                                "label_card"})
-
 
 _NAME_TOKEN = re.compile(r"[A-Z][a-z'’\-]+|[A-Z]\.")
-
-# Types whose value is a run of words that never crosses a column gap (two people side by
-# side in "Sold To" / "Ship To" columns that OCR read as one line)
-COLUMN_BOUND_TYPES = frozenset({"PERSON", "ORGANIZATION"})
 
 # The rule families the ``disable`` option switches off (docs/ablation.md): what each finds,
 # in the order ``hits`` and ``detect`` run them.
@@ -94,49 +86,6 @@ def parse_disable(value) -> frozenset[str]:
     return frozenset(names)
 
 
-def split_at_column_gaps(layout: PageView, spans: list[Span]) -> list[Span]:
-    """Cut PERSON and ORGANIZATION spans where two neighbouring words of one line lie
-    further apart than a column gap (names.COLUMN_GAP text heights)."""
-    out = []
-    text = layout.page.text
-    for sp in spans:
-        words = layout.words_in(sp.start, sp.end)
-        if sp.type not in COLUMN_BOUND_TYPES or len(words) < 2:
-            out.append(sp)
-            continue
-        start = sp.start
-        for k, (a, b) in enumerate(zip(words, words[1:])):
-            gap = layout.words[b].bbox[0] - layout.words[a].bbox[2]
-            height = layout.line_of_word(a).height
-            # a typewriter sets two spaces after a full stop: the initials that open a
-            # name ("C.  M.  WIECHMANN") stand wider apart than its words, not a column
-            opening_initials = all(INITIAL_WORD.fullmatch(layout.words[w].text) for w in words[:k + 1])
-            if layout.word_line[a] == layout.word_line[b] and \
-                    gap > (INITIALS_GAP if opening_initials else COLUMN_GAP) * height:
-                end = min(sp.end, layout.offsets[a][1])
-                out.append(sp.with_(start=start, end=end, text=text[start:end]))
-                start = max(sp.start, layout.offsets[b][0])
-        out.append(sp.with_(start=start, end=sp.end, text=text[start:sp.end]))
-    return out
-
-
-def _label_repeats(text: str, hits: list[Hit]) -> list[Hit]:
-    """An identifier repeated on a page is one identifier: where a label typed it ("Invoice
-    No. A652287"), its bare repeats ("A652287" in a header corner) get the label's type."""
-    out = []
-    seen = set()
-    for h in hits:
-        value = text[h.start:h.end]
-        if h.rule not in NUMBER_LABEL_RULES or (h.rule, value) in seen or len(value) < 5 or \
-                not any(c.isdigit() for c in value) or "\n" in value:
-            continue
-        seen.add((h.rule, value))
-        for m in re.finditer(r"(?<![\w\-/.])" + re.escape(value) + r"(?![\w\-/]|\.\d)", text):
-            if m.start() != h.start:
-                out.append(Hit(h.rule, m.start(), m.end(), h.score))
-    return out
-
-
 # organisations found by their form (a legal form, organisation words, partners' names)
 ORG_FORM_RULES = frozenset({"org_form", "org_firm"})
 
@@ -167,76 +116,9 @@ def _firms_under_name_captions(text: str, hits: list[Hit], types: dict) -> list[
                                    any(c.start <= h.start and h.end <= c.end for c in companies))]
 
 
-# A copy of a labelled identifier that OCR damaged: this alike (difflib ratio of the
-# letters and digits), of nearly the same length, with a word OCR was unsure of in it.
-REPEAT_LIKENESS = 0.75
-REPEAT_UNSURE_CONF = 80.0
-REPEAT_SCORE = 0.7
-
-
-def _key(text: str) -> str:
-    return "".join(c for c in text.upper() if c.isalnum())
-
-
-def _damaged_repeats(layout: PageView, hits: list[Hit]) -> list[Hit]:
-    """An identifier printed twice (the invoice number in the header and in the remit
-    line) may be read right once and damaged once ("INV-60054" and "INV-6 054", one of
-    its words unsure). Runs of up to three words of one line that are nearly the labelled
-    value, with a word OCR was unsure of, get its type: a confidently read different number
-    ("INV-60055" in a list of invoices) is another identifier and is left alone."""
-    text = layout.page.text
-    known = {}
-    for h in hits:
-        value = text[h.start:h.end]
-        k = _key(value)
-        if h.rule in NUMBER_LABEL_RULES and "\n" not in value and len(k) >= 6 and \
-                sum(c.isdigit() for c in k) >= 4:
-            known.setdefault(k, h)
-    if not known:
-        return []
-    out = []
-    for line in layout.lines:
-        ws = line.words
-        taken_to = -1
-        for i in range(len(ws)):
-            if i <= taken_to:
-                continue
-            best = None
-            for j in range(i, min(i + 3, len(ws))):
-                run = ws[i:j + 1]
-                if j > i and layout.words[run[-1]].bbox[0] - layout.words[run[-2]].bbox[2] > \
-                        2.0 * line.height:
-                    break
-                k = _key(" ".join(layout.words[w].text for w in run))
-                if sum(c.isdigit() for c in k) < 3 or \
-                        all(layout.words[w].conf >= REPEAT_UNSURE_CONF for w in run):
-                    continue
-                for v, h in known.items():
-                    if abs(len(k) - len(v)) > 2 or k == v:
-                        continue
-                    r = difflib.SequenceMatcher(None, k, v).ratio()
-                    if r >= REPEAT_LIKENESS and (best is None or r > best[0]):
-                        best = (r, j, h)
-            if best is not None:
-                r, j, h = best
-                s, e = layout.offsets[ws[i]][0], layout.offsets[ws[j]][1]
-                # a run reaching into any finding is that finding with a word beside it
-                # (the value itself and its label), not a copy
-                if not any(o.start < e and s < o.end for o in hits):
-                    out.append(Hit(h.rule, s, e, REPEAT_SCORE))
-                    taken_to = j
-    return out
-
-
 # Evidence bands of the rules' scores (RulesDetector.evidence_of)
 STRUCTURAL_SCORE = 0.9
 PATTERN_SCORE = 0.5
-
-# Types whose value is words: a token of dashes or underscores at its edge is the form's
-# fill-in line the value was typed on ("Edwin --", "-_-. Garcia"), not part of the name.
-_NAME_TYPES = frozenset({"PERSON", "ORGANIZATION", "LOCATION", "ADDRESS"})
-# (A symbol OCR read for an initial, "€. Mann", is no such mark and stays.)
-_FILL_IN_EDGE = re.compile(r"^[\-_—–=~.·]+(?:\s+|$)|(?:^|\s+)[\-_—–=~.·]+$")
 
 
 def folded_page(page: OcrPage) -> OcrPage:
@@ -246,26 +128,6 @@ def folded_page(page: OcrPage) -> OcrPage:
     words = tuple(WordBox(fold_in_place(w.text), w.bbox, w.conf, w.line, w.block)
                   for w in page.words)
     return OcrPage(page.width, page.height, words, page.engine, page.version)
-
-
-def _past_fill_in_marks(text: str, span: Span) -> Span | None:
-    """A word-valued ``span`` without the tokens of fill-in marks at its edges; None when
-    nothing else is left (a row of dashes a name rule read across a table)."""
-    if span.type not in _NAME_TYPES:
-        return span
-    start, end = span.start, span.end
-    while start < end:
-        m = _FILL_IN_EDGE.search(text[start:end])
-        if m is None:
-            break
-        if m.start() == 0:
-            start += m.end()
-        else:
-            end = start + m.start()
-    if end <= start:
-        return None
-    return span if (start, end) == (span.start, span.end) else \
-        span.with_(start=start, end=end, text=text[start:end])
 
 
 class RulesDetector(Detector):
@@ -364,8 +226,8 @@ class RulesDetector(Detector):
         hits = [h for h in hits if self.types.get(h.rule) != "DATE" or not is_form_date(page.text, h.start)]
         hits = notary_numbers(page.text, hits)
         if "repeats" not in off:
-            hits += _label_repeats(page.text, hits)
-            hits += _damaged_repeats(layout, hits)
+            hits += label_repeats(page.text, hits)
+            hits += damaged_repeats(layout, hits)
         if "organizations" not in off:
             hits = _firms_under_name_captions(page.text, hits, self.types)
             orgs = [h for h in hits if self.types.get(h.rule) == "ORGANIZATION"]
@@ -523,5 +385,5 @@ class RulesDetector(Detector):
             merged = join_address_rows(layout, merged, page.text)
         if "column_gaps" not in self.disabled:
             merged = split_at_column_gaps(layout, merged)
-        trimmed = (_past_fill_in_marks(page.text, s) for s in merged)
+        trimmed = (past_fill_in_marks(page.text, s) for s in merged)
         return [s.with_(text=original.text[s.start:s.end]) for s in trimmed if s is not None]
