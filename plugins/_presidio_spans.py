@@ -9,8 +9,8 @@ from functools import lru_cache
 
 import yaml
 
-from redactor.plugin_api import (MONTHS, given_names, is_census_name, is_lone_caption, mapping_file, only_form_words,
-                                 product_variants, surname_rank, surnames)
+from redactor.plugin_api import (MONTHS, given_names, is_census_name, is_lone_caption, is_title, mapping_file,
+                                 only_form_words, product_variants, surname_rank, surnames)
 from redactor_plugins._misread_words import misread_common_word
 from redactor_plugins.rules.gazetteer import fold, geonames
 from redactor_plugins.rules.people import NOT_INITIALS
@@ -120,16 +120,6 @@ def _name_core(text: str, words: list) -> list:
     return words
 
 
-# Titles a name is written after, which the annotation guide leaves out of the name's box
-# (English, and the Indian, French, German and Spanish forms business letters use)
-_TITLES = frozenset({"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "dame", "messrs", "shri", "shree",
-                     "smt", "kumari", "mme", "mlle", "herr", "frau", "sr", "sra", "srta"})
-
-
-def _title(word: str) -> bool:
-    return word.strip("([").rstrip(".,:").lower() in _TITLES
-
-
 def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A model's PERSON span ``text[start:end]`` cut to what can be a name. spaCy on form
     text runs a name into the caption beside it or on the next line ("K. F. Lyle\nOriginal
@@ -143,7 +133,7 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
         at = start + m.start()
         words = [(at + w.start(), at + w.end()) for w in re.finditer(r"\S+", m.group())]
         while words and (_caption_word(text[words[0][0]:words[0][1]]) or
-                         (len(words) > 1 and _title(text[words[0][0]:words[0][1]]))):
+                         (len(words) > 1 and is_title(text[words[0][0]:words[0][1]]))):
             words.pop(0)   # a title stays out of the name ("(Smt. Lakshmi Venkataraman)")
         # ... and a caption inside it starts the next field: the name ends before it
         # ("Michael A Bender Position Cytogeneticist": the position is the caption's value)

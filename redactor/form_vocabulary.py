@@ -37,6 +37,19 @@ def label_words() -> frozenset[str]:
     return frozenset(words)
 
 
+@lru_cache(maxsize=1)
+def personal_titles() -> frozenset[str]:
+    """Forms of address written before a name ("mr", "dr", "smt", ...: mappings/rules/names.yaml
+    ``personal_titles``, lower case, no full stop): a title, never part of the name."""
+    data = yaml.safe_load(mapping_file("rules/names.yaml").read_text(encoding="utf-8")) or {}
+    return frozenset(str(t).lower().rstrip(".") for t in data.get("personal_titles") or ())
+
+
+def is_title(word: str) -> bool:
+    """Whether ``word`` is a form of address, as OCR may print it: "Mr.", "(Smt.", "DR:"."""
+    return word.strip("([").rstrip(".,:").lower() in personal_titles()
+
+
 def is_lone_caption(text: str) -> bool:
     """Whether ``text`` is one word of the label lexicon and nothing else ("GSTIN", "PAN:")."""
     found = re.findall(r"[A-Za-z]+", text)

@@ -44,7 +44,7 @@ from redactor.census_names import (given_names, is_census_name, reads_as_name, r
 from redactor.ensemble import WEB_ADDRESS_START, merge_spans
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.form_vocabulary import (ADDRESS_FIELD_CAPTIONS, MONTHS, brand_words, form_words, is_lone_caption,
-                                      only_form_words, product_variants)
+                                      is_title, only_form_words, personal_titles, product_variants)
 from redactor.gray import to_gray
 from redactor.ink_boxes import FRAGMENT_AREA
 from redactor.model import (PATTERN, STATISTICAL, STRUCTURAL, UNSURE_CONF, BBox, OcrPage, Redaction, Span,
@@ -72,6 +72,7 @@ __all__ = [
     "reads_as_name", "reads_as_rare_name", "given_names", "surnames", "surname_rank", "is_census_name",
     "veto_words", "NAME_MAX_WORDS",
     "CENSUS_RETAGGED_LABELS", "CENSUS_NAME_SCORE", "only_form_words", "is_lone_caption", "form_words",
+    "personal_titles", "is_title",
     "MONTHS", "brand_words", "product_variants", "ADDRESS_FIELD_CAPTIONS",
 ]
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from redactor.form_vocabulary import personal_titles
 from redactor.model import OcrPage, Span
 from redactor.page_view import PageView, page_view
 
@@ -49,14 +50,13 @@ def _surname(value: str) -> str | None:
     return word
 
 
-# titles a surname is written after: "Mr. Routh" is the repeat, not part of another name
-TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof", "messrs", "sir", "mme"})
 CELL_GAP = 1.5           # text heights: a wider gap parts two cells of a table's row
 
 
 def _name_like(word: str) -> bool:
     bare = word.strip(_EDGE)
-    return bool(bare) and bare[0].isupper() and bare.lower().rstrip(".") not in TITLES and \
+    # titles a surname is written after: "Mr. Routh" is the repeat, not part of another name
+    return bool(bare) and bare[0].isupper() and bare.lower().rstrip(".") not in personal_titles() and \
         not word.endswith((",", ";", ":"))
 
 

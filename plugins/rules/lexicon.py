@@ -196,7 +196,7 @@ def load_vocab(data_dir: Path | None = None) -> Vocab:
                  t(a, "us_states"), t(a, "us_state_names"), t(a, "ca_provinces"),
                  t(a, "eu_street_endings"), t(a, "eu_street_words"),
                  frozenset(normalise_label(v) for v in t(a, "company_words")),
-                 t(n, "honorifics"), t(n, "closings"), t(n, "salutations"),
+                 t(n, "personal_titles") + t(n, "honorifics"), t(n, "closings"), t(n, "salutations"),
                  frozenset(v.lower() for v in t(n, "not_names")),
                  frozenset(v.lower() for v in t(n, "particles")),
                  frozenset(v.lower() for v in t(n, "title_words")),

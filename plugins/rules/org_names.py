@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.values import is_common_word
-from redactor.plugin_api import given_names, surnames
+from redactor.plugin_api import given_names, personal_titles, surnames
 
 if TYPE_CHECKING:
     from redactor_plugins.rules.organizations import OrganizationForms
@@ -30,10 +30,10 @@ SCORE_SHORT_NAME = 0.6   # a repeat of an organisation's first word found on the
 # 3.1, "Ketchum" 2.5); "American", "Union", "Rapid" (4.4) and "Pioneer" (3.9) are common
 SHORT_NAME_ZIPF = 3.5
 SCORE_DN = 0.9           # "o=" of a distinguished name: a label
-_HONORIFICS = frozenset({"mr", "mrs", "ms", "miss", "messrs", "dr", "prof", "sir"})
-# titles before a surname: honorifics and the offices of politicians and officials
-_TITLES = _HONORIFICS | {"sen", "senator", "rep", "gov", "governor", "mayor", "judge", "hon", "gen", "atty",
-                         "president", "secretary", "minister", "ambassador"}
+# titles before a surname: forms of address (personal_titles) and the offices of politicians
+# and officials
+_OFFICES = frozenset({"sen", "senator", "rep", "gov", "governor", "mayor", "judge", "hon", "gen", "atty",
+                      "president", "secretary", "minister", "ambassador"})
 # "<Company> [Sales|Service|...] Representative": the word before the role is the employer;
 # an adjective ("Senior", "Pharmaceutical") stands there as often, so only a word rarer than
 # EMPLOYER_ZIPF in English (a made-up company name: "Lorillard" 2.1, "Xerox" 3.0) counts
@@ -73,7 +73,7 @@ def ampersand_firm_hits(text: str, forms: OrganizationForms) -> list[tuple[int, 
     if forms.ampersand is None:
         return []
     out = []
-    stop = forms.not_name | forms.roles | forms.org_words | set(forms.activity) | _HONORIFICS
+    stop = forms.not_name | forms.roles | forms.org_words | set(forms.activity) | personal_titles()
     for m in forms.ampersand.finditer(text):
         parts = _parts(m.group("firm"))
         if len(parts) < 2 or _FOLLOWED_BY_NAME.match(text, m.end()):
@@ -168,7 +168,7 @@ def _short_patterns(text: str, orgs: Iterable[Hit], forms: OrganizationForms) ->
         words = re.findall(r"[^ \n,]+", text[h.start:h.end])
         # "The American Tobacco Company", "Messrs Tan & Co", "Syarikat Perniagaan Hong Seng":
         # an article, a title or the kind of business opens the name, not its short form
-        while words and (words[0].lower() in forms.not_name or words[0].lower().rstrip(".") in _HONORIFICS
+        while words and (words[0].lower() in forms.not_name or words[0].lower().rstrip(".") in personal_titles()
                          or (forms.leading is not None and forms.leading.match(" ".join(words)))):
             words = words[1:]
         first = words[0].strip(".,'’") if words else ""
@@ -196,7 +196,8 @@ def _after_given_name(text: str, pos: int) -> bool:
     if m is None:
         return False
     w = m.group(1).rstrip(".")
-    return (w[:1].isupper() and w.upper() in given_names()) or len(w) == 1 or w.lower() in _TITLES
+    return (w[:1].isupper() and w.upper() in given_names()) or len(w) == 1 or \
+        w.lower() in _OFFICES | personal_titles()
 
 
 def short_name_hits(text: str, orgs: list[Hit], forms: OrganizationForms) -> list[Hit]:
