@@ -32,7 +32,7 @@ from redactor_plugins.rules.organizations import find_organization_hits, load_or
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits, table_row_with_ratio
 from redactor_plugins.rules.place_lists import place_list_hits
 from redactor_plugins.rules.repeats import NUMBER_LABEL_RULES, damaged_repeats, label_repeats
-from redactor_plugins.rules.span_edges import past_fill_in_marks, split_at_column_gaps
+from redactor_plugins.rules.span_edges import address_past_firm, past_fill_in_marks, split_at_column_gaps
 from redactor_plugins.rules.places import compile_place_regex, compile_state_regex, find_place_hits
 from redactor_plugins.rules.page_stamps import is_form_control_number, is_form_date, is_page_stamp
 from redactor_plugins.rules.values import is_common_word
@@ -380,7 +380,7 @@ class RulesDetector(Detector):
                 continue
             spans.append(Span(h.start, h.end, fine, h.score, self.name, page.text[h.start:h.end]))
         layout = page_view(page)
-        merged = merge_spans(spans, text=page.text, evidence=self.evidence_of)
+        merged = merge_spans(address_past_firm(page.text, spans), text=page.text, evidence=self.evidence_of)
         if "address_rows" not in self.disabled:
             merged = join_address_rows(layout, merged, page.text)
         if "column_gaps" not in self.disabled:

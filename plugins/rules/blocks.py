@@ -28,6 +28,11 @@ def run_from(layout: PageView, line: Line, first: int, max_gap_factor: float = 2
     return run
 
 
+PHRASE_GAP = 1.0   # text heights: words this close on a line are one phrase ...
+PHRASE_CONF = 60.0  # ... when the word before is read as one (a fill-in line's dashes read as
+                    # "nnn" are no word)
+
+
 def lines_under(layout: PageView, top_run: Run, anchor_x0: float, max_lines: int,
                 stop: Callable[[Run], bool], max_gap_factor: float = 1.2,
                 word_stop: Callable[[int], bool] | None = None) -> list[Run]:
@@ -48,6 +53,11 @@ def lines_under(layout: PageView, top_run: Run, anchor_x0: float, max_lines: int
         starts = [w for w in below.words if abs(layout.words[w].bbox[0] - anchor_x0) <= 1.5 * h]
         if not starts:
             break
+        pos = below.words.index(starts[0])
+        before = layout.words[below.words[pos - 1]] if pos else None
+        if before is not None and before.conf >= PHRASE_CONF and any(c.isalnum() for c in before.text) and \
+                layout.words[starts[0]].bbox[0] - before.bbox[2] <= PHRASE_GAP * h:
+            break   # a line written through the block's edge from further left: another field's
         run = run_from(layout, below, starts[0], stop=word_stop)
         if stop(run):
             break

@@ -95,6 +95,10 @@ class LabelGeometry:
             # OCR often puts a form's value column in another block: take the word to the
             # right at the same height, whatever line it was given
             w = self._word_right_of(last, first_gap * h)
+            if w is None and lh.has_term:
+                w = self._right_aligned_value(last)
+                if w is not None:
+                    first_px = float("inf")
         while w is not None:
             gap = lay.words[w].bbox[0] - lay.words[prev].bbox[2]
             # a speck or dash right after the label does not start the value
@@ -167,6 +171,24 @@ class LabelGeometry:
             if best is None or bx0 < lay.words[best].bbox[0]:
                 best = i
         return best
+
+    def _right_aligned_value(self, word: int) -> int | None:
+        """The value of a summary panel's row ("Invoice Number:  ...  42183017"): invoices
+        and statements set their values flush right at the panel's edge, however far from
+        the label. The nearest word right of ``word`` on its row, opening its own line,
+        whose line ends where a line right above or below it ends (the column of values);
+        nothing stands between."""
+        lay = self.layout
+        w = self._word_right_of(word, float("inf"))
+        if w is None:
+            return None
+        line = lay.line_of_word(w)
+        if line.words[0] != w:
+            return None
+        h, x_label = line.height, lay.words[word].bbox[2]
+        return w if any(other.index != line.index and abs(other.x1 - line.x1) <= 0.5 * h and
+                        other.x0 > x_label and 0 < abs(other.yc - line.yc) <= 2.5 * h
+                        for other in lay.lines) else None
 
     def _column(self, lh: LabelHit) -> tuple[float, float]:
         """Horizontal range of the label's column: from a little left of it to just before

@@ -49,6 +49,9 @@ _STAFF_INITIALS = re.compile(r"[A-Z]{2,4}")
 # a word in capitals is an everyday word at this frequency ("FILE" 4.8, "MEMO" 3.8, "FYI" 3.5);
 # three letters that are someone's initials are rarer strings ("PRC" 3.1, "RDC" 2.3)
 INITIALS_ZIPF = 3.5
+HEADER_GAP = 4.0   # text heights between two captions of a header row (a table's columns)
+# a word of a column's caption: letters, perhaps abbreviated or closed by a colon
+_CAPTION_WORD = re.compile(r"[A-Za-z][A-Za-z.'’&/\-]*:?")
 _CARD_SHAPE = re.compile(r"\d{13,19}|\d{4}(?:[ \-]\d{4}){2}[ \-]\d{1,7}")
 
 
@@ -293,8 +296,8 @@ class LabelRules(LabelGeometry):
             if not lh.strong:
                 weak.append((lh, found))
                 continue
-            if found or (toks and not self._far_dirt(lh, toks)) or \
-                    all(g.value in RIGHT_ONLY_KINDS for g in groups):
+            if found or (toks and not self._far_dirt(lh, toks) and
+                         not self._heads_next_column(lh, toks)) or all(g.value in RIGHT_ONLY_KINDS for g in groups):
                 hits.extend(found)
                 if found and lh.key in COPY_LIST_KEYS:
                     hits.extend(self._copy_list(found[0]))
@@ -324,6 +327,25 @@ class LabelRules(LabelGeometry):
         # a caption's "value" that is itself a caption: a form's header row of several
         # captions ("NAME, AFFILIATION" over "ADDRESS, CITY, STATE, ZIP") names no value
         return [h for h in hits if not self._only_captions(h)]
+
+    def _heads_next_column(self, lh: LabelHit, toks: list[V.Token]) -> bool:
+        """Whether the words right of the label, where no value was found, are the next
+        column's caption in a row of captions over a row of values ("Booking ID    Payment
+        Mode" over "IBZY2087    Cash at Hotel", a receipt's or an invoice's header row): a
+        column apart (HEADER_GAP), up to four capitalised words of letters, with a value
+        under it as under the label."""
+        lay = self.layout
+        h = lh.line.height
+        words = [w for t in toks for w in lay.words_in(t[0], t[1])]
+        if not words or len(words) > 4 or \
+                not all(_CAPTION_WORD.fullmatch(lay.words[w].text) for w in words):
+            return False
+        x0, x1 = lay.words[words[0]].bbox[0], lay.words[words[-1]].bbox[2]
+        if x0 - max(lay.words[w].bbox[2] for w in lh.words) < HEADER_GAP * h or \
+                not all(lay.words[w].text[:1].isupper() for w in words):
+            return False
+        under_label, _ = self.tokens_below(lh, lh.line.y1, self._column(lh), BELOW_GAP)
+        return bool(under_label) and bool(lay.lines_below(x0, x1, lh.line.y1, h, BELOW_GAP * h))
 
     def _only_captions(self, hit: Hit) -> bool:
         """Whether every letter and digit of the hit lies inside a caption's own characters
@@ -424,7 +446,8 @@ class LabelRules(LabelGeometry):
 def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:
     while s < e and (text[s] in " \n:#,;-" or text[s] in lead):
         s += 1
-    while e > s and text[e - 1] in " \n,;:":
+    # a bar parts a footer's fields ("... Gurgaon -122001 | Phone: ..."): no value's end
+    while e > s and text[e - 1] in " \n,;:|":
         e -= 1
     return s, e
 

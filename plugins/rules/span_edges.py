@@ -1,6 +1,7 @@
 """The edges of word-valued spans: a person's or a company's name ends at a column gap (two
-people side by side that OCR read as one line), and no value keeps the dashes or
-underscores of the fill-in line it was typed on."""
+people side by side that OCR read as one line), no value keeps the dashes or underscores of
+the fill-in line it was typed on, and an address does not open with the name of the company
+whose office it is."""
 from __future__ import annotations
 
 import re
@@ -66,3 +67,22 @@ def past_fill_in_marks(text: str, span: Span) -> Span | None:
         return None
     return span if (start, end) == (span.start, span.end) else \
         span.with_(start=start, end=end, text=text[start:end])
+
+
+def address_past_firm(text: str, spans: list[Span]) -> list[Span]:
+    """An ADDRESS opening with an organisation's name and its comma starts after them: a
+    company's footer names it before its registered office ("Regd. office: WS Retail
+    Services Private Limited, Ozone Manay Tech Park, ..."); the name is the organisation's
+    value, the rest the address."""
+    firms = [s for s in spans if s.type == "ORGANIZATION"]
+    out = []
+    for sp in spans:
+        if sp.type == "ADDRESS":
+            for f in firms:
+                rest = text[f.end:sp.end]
+                if f.start == sp.start and f.end < sp.end and rest.startswith(","):
+                    start = f.end + len(rest) - len(rest[1:].lstrip())
+                    sp = sp.with_(start=start, text=text[start:sp.end])
+                    break
+        out.append(sp)
+    return out

@@ -345,9 +345,11 @@ def _amount_rest(text: str) -> bool:
 
 def date_value(tokens: list[Token]) -> tuple[int, int] | None:
     picked: list[Token] = []
-    for tok in tokens:
+    for k, tok in enumerate(tokens):
         st = strip_token(tok, " ,;:()[]")
         if st is None:
+            if tok[2].strip() == "," and picked and k + 1 < len(tokens):
+                continue    # "August 3 , 2014": OCR read the comma apart from the day
             break
         t = st[2]
         if t.endswith(".") and t[:1].isdigit() and _DATE_TOKEN.match(t[:-1]):

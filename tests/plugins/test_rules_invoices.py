@@ -1,0 +1,88 @@
+"""Conventions of real invoices and receipts (an Indian hotel receipt, an Indian retailer's
+invoice, a cloud provider's invoice: the invoice2data project's test invoices, read here):
+a header row of captions over a row of values, a summary panel's values set flush right,
+a company footer's registered office, India's tax registrations, an invoice's billing
+block. Pages are built from rows of text (rules_pages)."""
+from __future__ import annotations
+
+import pytest
+from rules_pages import page_from_rows
+
+from redactor_plugins.rules_detector import RulesDetector
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return RulesDetector()
+
+
+def _found(rules, rows):
+    return [(s.type, s.text) for s in rules.detect(page_from_rows(rows))]
+
+
+def test_a_value_under_its_caption_in_a_header_row_of_captions(rules):
+    # "Booking ID | Payment Mode" over "IBZY2087 | Cash at Hotel": the caption right of the
+    # label is the next column's, not the label's value
+    found = _found(rules, [[(600, "Booking ID"), (800, "Payment Mode")],
+                           [(600, "IBZY2087"), (800, "Cash at Hotel")]])
+    assert ("REFERENCE_NUMBER", "IBZY2087") in found, found
+
+
+def test_running_text_right_of_a_label_is_no_column_caption(rules):
+    # "Requested by and Dr. Gary Huber": the words after the label are a sentence going on
+    # (lower case), so the line under it is not the label's value
+    found = _found(rules, [[(20, "Requested by"), (200, "and Dr. Gary Huber")],
+                           [(20, "Boston Massachusetts")]])
+    assert not any(t == "PERSON" and "Boston" in v for t, v in found), found
+
+
+def test_a_summary_panels_values_set_flush_right(rules):
+    # "Invoice Number:" ... "42183017", "Invoice Date:" ... "August 3 , 2014": the values
+    # end at the panel's right edge, however far from the labels
+    number, date = "42183017", "August 3 , 2014"
+    right = 1600
+    found = _found(rules, [[(700, "Invoice Number:"), (right - 11 * len(number), number)],
+                           [(700, "Invoice Date:"), (right - 11 * len(date), date)]])
+    assert ("REFERENCE_NUMBER", number) in found, found
+    assert ("DATE", date) in found, found
+
+
+def test_a_far_word_that_heads_no_column_of_values_is_not_taken(rules):
+    found = _found(rules, [[(700, "Invoice Number:"), (1500, "42183017")],
+                           [(700, "Thank you for your order")]])
+    assert ("REFERENCE_NUMBER", "42183017") not in found, found
+
+
+def test_a_registered_office_caption_names_an_address_after_the_company(rules):
+    found = _found(rules, [
+        "Registered Office: Delhi Rectangle Regus, Level 4, Rectangle 1, Commercial Complex D-4, "
+        "Saket, New Delhi - 110017",
+        "Corporate Office: 9th floor, Spaze Palazo, Southern Peripheral Road, Sec-69, Gurgaon -122001 | "
+        "Phone: 080 100 444 66",
+        "Regd. office: WS Retail Services Private Limited, Ozone Manay Tech Park, No 56/18, 9th Floor, "
+        "Hosur Road, Bangalore-560068, Karnataka, India"])
+    assert ("ADDRESS", "Delhi Rectangle Regus, Level 4, Rectangle 1, Commercial Complex D-4, Saket, "
+                       "New Delhi - 110017") in found, found
+    # the bar parts the footer's fields
+    assert ("ADDRESS", "9th floor, Spaze Palazo, Southern Peripheral Road, Sec-69, Gurgaon -122001") in found
+    assert ("ORGANIZATION", "WS Retail Services Private Limited") in found, found
+    assert ("ADDRESS", "Ozone Manay Tech Park, No 56/18, 9th Floor, Hosur Road, Bangalore-560068, "
+                       "Karnataka, India") in found, found
+
+
+@pytest.mark.parametrize("line, kind, value", [
+    ("VAT/TIN: 29670869006", "BUSINESS_ID", "29670869006"),
+    ("Service tax #: AAACW8725FSD001", "BUSINESS_ID", "AAACW8725FSD001"),
+    ("Flipkart.com Customer Care : 1800 208 9898", "PHONE", "1800 208 9898"),
+])
+def test_indian_tax_registrations_and_service_lines(rules, line, kind, value):
+    assert (kind, value) in _found(rules, [line])
+
+
+def test_a_billing_address_block_opens_with_the_billed_persons_name(rules):
+    found = _found(rules, [[(20, "Billing Address")],
+                           [(20, "Anushrut Singh")],
+                           [(20, "3/64, Vishwas Khand, Gomti Nagar")],
+                           [(20, "Lucknow 226010 Uttar Pradesh")]])
+    assert ("PERSON", "Anushrut Singh") in found, found
+    assert not any(t == "ADDRESS" and "Anushrut" in v for t, v in found), found
