@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.address_patterns import AddressRegexes
 from redactor_plugins.rules.hits import Hit
-from redactor.plugin_api import UNSURE_CONF, PageView
+from redactor.plugin_api import UNSURE_CONF, PageView, is_census_name
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
 
 
@@ -300,7 +300,11 @@ def addressee_above(layout: PageView, vocab: Vocab, segs, seg_box, first: int, a
             continue   # a job title or a company line: the name may be above it
         r = V.name_value(toks, vocab, loose=False)
         if r and not r[2] and len(layout.words_in(r[0], r[1])) == len(words) >= 2:
-            return [Hit("name_addressee", r[0], r[1], 0.7)]
+            # a name ends in a surname; a line ending in an everyday word no census lists
+            # as a name is a firm's ("Azure Interior", "Global Wholesaler")
+            last = layout.page.text[r[0]:r[1]].split()[-1].strip(".,;:")
+            firm = not is_census_name(last) and V.is_common_word(last.lower())
+            return [Hit("org_addressee" if firm else "name_addressee", r[0], r[1], 0.7)]
         return []
     return []
 

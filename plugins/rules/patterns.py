@@ -88,6 +88,10 @@ def _phone_national(t: str) -> bool:
     # (nor is a date with its clock time, "07/24/2017 11:40:19": a time stamp)
     if re.match(r"\d{1,2}([./\-])\d{1,2}\1\d{2,4}(?:$|[ ]+\d{1,2}(?:[:.]\d\d|$))", t.strip()):
         return False
+    # ... nor a date with a four-digit year and the next cell's figures ("03/20/2023 04/04":
+    # an invoice's date and its due date read as one line)
+    if re.match(r"\d{1,2}([./\-])\d{1,2}\1(?:19|20)\d{2}(?!\d)", t.strip()):
+        return False
     return len(set(d)) > 2
 
 

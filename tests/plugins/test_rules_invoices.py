@@ -86,3 +86,18 @@ def test_a_billing_address_block_opens_with_the_billed_persons_name(rules):
                            [(20, "Lucknow 226010 Uttar Pradesh")]])
     assert ("PERSON", "Anushrut Singh") in found, found
     assert not any(t == "ADDRESS" and "Anushrut" in v for t, v in found), found
+
+
+def test_a_row_of_dates_under_date_captions_is_no_phone_number(rules):
+    # "03/20/2023   04/04/2023": OCR reads an invoice's date and its due date as one line;
+    # the national phone shape must not run from one cell's date into the next
+    found = _found(rules, [[(80, "Invoice Date:"), (600, "Due Date:"), (1100, "Reference:")],
+                           [(80, "03/20/2023"), (600, "04/04/2023"), (1100, "CUSTREF123")]])
+    assert ("DATE", "03/20/2023") in found and ("DATE", "04/04/2023") in found, found
+    assert not any(t == "PHONE" for t, _ in found), found
+
+
+@pytest.mark.parametrize("name, kind", [("Azure Interior", "ORGANIZATION"), ("Maria Lopez", "PERSON")])
+def test_the_name_line_over_an_address_is_a_firm_when_it_ends_in_an_everyday_word(rules, name, kind):
+    found = _found(rules, [name, "4557 De Silva St", "Fremont CA 94538", "United States"])
+    assert (kind, name) in found, found
