@@ -31,6 +31,8 @@ COLUMN_WORD_GAP = 3.0
 # Digit groups of identifiers that forms print in comb boxes (SSN 3-2-4, EIN 2-7), and how
 # far apart (text heights) the boxes may space two groups.
 COMB_SHAPES = ((3, 2, 4), (2, 7))
+# captions of a block's attention line ("ATTN: Accounts Payable", "c/o Jane Doe")
+ATTENTION_CAPTIONS = frozenset({"attn", "attention", "c/o"})
 COMB_GAP = 6.0
 _PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
 # a line of the captions a form prints under an address's fill-in line ("City   State   Zip
@@ -279,7 +281,9 @@ class LabelGeometry:
 
     def _first_run(self, lh: LabelHit, toks: list[V.Token]) -> Run | None:
         """The value's first line as a word run: the tokens right of the label, else the
-        line in the label's column under it."""
+        line in the label's column under it. A party's block may open with its attention
+        line ("ATTN: iViveLabs Limited" under "Bill to Address:"), which its own caption
+        reads: the block then starts under it."""
         lay = self.layout
         if toks:
             ws = [w for w in lay.words_in(toks[0][0], toks[-1][1])]
@@ -287,7 +291,20 @@ class LabelGeometry:
         if not lh.strong:
             return None
         _, run = self.tokens_below(lh, lh.line.y1, self._column(lh), BELOW_GAP)
+        if not run:
+            attention = self._attention_line_below(lh)
+            if attention is not None:
+                _, run = self.tokens_below(lh, attention.y1, self._column(lh), BELOW_GAP)
         return run or None
+
+    def _attention_line_below(self, lh: LabelHit):
+        """The line right under the label when it opens with an attention caption."""
+        lay = self.layout
+        x0, x1 = self._column(lh)
+        below = lay.lines_below(x0, x1, lh.line.y1, lh.line.height, BELOW_GAP * lh.line.height)
+        if below and lay.words[below[0].words[0]].text.lower().rstrip(".:") in ATTENTION_CAPTIONS:
+            return below[0]
+        return None
 
     def _run_tokens(self, lh: LabelHit, run: Run) -> list[V.Token]:
         """Tokens of a word run of a party block, without the label's own characters."""

@@ -30,8 +30,10 @@ MISREAD_MIN = 7        # shorter words one letter off an organisation word are o
 ORG_RULES = frozenset({"org_form", "org_firm"})
 # A capitalised name word: a word with a capital first letter (accents too: "Athénée"), an
 # Irish or Scottish surname ("O'Malley", "McDonald"), an abbreviation with stops ("U.S.",
-# "A.B."), a word in capitals, or an initial.
-NAME_WORD = (r"(?:(?:Mc|Mac|O['’])[A-Z][a-z]+|(?:[A-Z]\.){2,}|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+)?"
+# "A.B."), a word in capitals, or an initial; or a brand written in camel case ("PayPal",
+# "iViveLabs", "eBay").
+NAME_WORD = (r"(?:[a-z]?[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z][A-Z][a-z]+|"
+             r"(?:Mc|Mac|O['’])[A-Z][a-z]+|(?:[A-Z]\.){2,}|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+)?"
              r"|[A-Z]{2,}(?:-[A-Z]{2,})?|[A-Z]\.)")
 
 

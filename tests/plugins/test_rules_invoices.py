@@ -101,3 +101,12 @@ def test_a_row_of_dates_under_date_captions_is_no_phone_number(rules):
 def test_the_name_line_over_an_address_is_a_firm_when_it_ends_in_an_everyday_word(rules, name, kind):
     found = _found(rules, [name, "4557 De Silva St", "Fremont CA 94538", "United States"])
     assert (kind, name) in found, found
+
+
+def test_a_bill_to_block_opening_with_its_attention_line(rules):
+    # a cloud provider's invoice: "Bill to Address:" over "ATTN: iViveLabs Limited" and a
+    # Hong Kong address (a camel-case brand's legal form is an organisation too)
+    found = _found(rules, ["Bill to Address:", "ATTN: iViveLabs Limited", "93B Sai Yu Chung",
+                           "Yuen Long, N.T., 0000, HK"])
+    assert ("ORGANIZATION", "iViveLabs Limited") in found, found
+    assert ("ADDRESS", "93B Sai Yu Chung\nYuen Long, N.T., 0000, HK") in found, found
