@@ -169,6 +169,10 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
             # ... and a scrap of a word ("Pos", "Sti", "Me")
             if _scrap(raw):
                 continue
+            # ... and a lone letter: the model reads an outline's section ("A.  Children
+            # residing at home") as an initial, but an initial alone names nobody
+            if re.fullmatch(r"\(?[A-Za-z][.)]?", raw):
+                continue
         elif _plain_words([text[a:b] for a, b in words]):
             continue
         # initials that spell a place's or a compass point's abbreviation ("D, C." of

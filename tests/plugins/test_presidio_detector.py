@@ -416,8 +416,10 @@ def test_brand_words_are_the_capitalised_words_before_a_product_line(text, brand
 @pytest.mark.parametrize("text,kept", [
     # a place's or a quadrant's abbreviation read as initials, a scrap of a split word
     ("D, C.", []), ("N.W.", []), ("Pos", []), ("Me", []), ("Dx.", []),
+    # a lone letter (an outline's "A.", an initial alone) names nobody
+    ("R.", []), ("(b)", []),
     # short census names, an initial OCR ran into a rule, a scrawl's reading stay
-    ("Wu", ["Wu"]), ("Ng", ["Ng"]), ("IR", ["IR"]), ("R.", ["R."]), ("f/2b", ["f/2b"]),
+    ("Wu", ["Wu"]), ("Ng", ["Ng"]), ("IR", ["IR"]), ("f/2b", ["f/2b"]),
     ("J. Smith", ["J. Smith"]),
 ])
 def test_a_models_person_that_is_an_abbreviation_or_a_scrap_is_dropped(text, kept):
@@ -460,3 +462,15 @@ def test_a_place_running_text_wraps_over_a_line_end_is_one_entity(detector):
                      "York on the third day of March with the other parties to this Agreement."]])
     places = [page.text[s.start:s.end] for s in detector.detect(page) if s.type == "LOCATION"]
     assert "New\nYork" in places
+
+
+def test_an_outline_letter_is_no_persons_initial(detector):
+    # a state agency's report (pdfplumber's test PDFs): spaCy reads the section letter
+    # opening "A. Children residing at home at the time of the incident." as a person
+    page = page_of([["Complete the appropriate following section (A. or B. based on the residence).",
+                     "A. Children residing at home at the time of the incident:",
+                     "Reported by Mary Jones of the county office."]])
+    raw = found(PresidioDetector(drop_form_words=False).detect(page), page)
+    assert any(k.startswith("A.") and v == "PERSON" for k, v in raw.items()), raw
+    kept = found(detector.detect(page), page)
+    assert not any(k.startswith("A.") for k in kept) and kept.get("Mary Jones") == "PERSON", kept
