@@ -249,7 +249,7 @@ class LabelRules(LabelGeometry):
         weak: list[tuple[LabelHit, list[Hit]]] = []
         for lh in self.labels:
             groups = self._groups(lh)
-            if not groups:
+            if not groups or self._ends_sentence(lh):
                 continue
             toks = self.right_tokens(lh)
             if V.is_blank(toks):
@@ -327,6 +327,19 @@ class LabelRules(LabelGeometry):
         # a caption's "value" that is itself a caption: a form's header row of several
         # captions ("NAME, AFFILIATION" over "ADDRESS, CITY, STATE, ZIP") names no value
         return [h for h in hits if not self._only_captions(h)]
+
+    def _ends_sentence(self, lh: LabelHit) -> bool:
+        """Whether a label word written in running text ends its sentence ("... transported
+        to another hospital. Law enforcement was contacted"): what follows the full stop
+        is the next sentence, no value. An abbreviation's stop ("Tel.", "Acct.") is short
+        and a marked caption ("No.", ":") is not in running text."""
+        if lh.has_term or lh.has_num:
+            return False
+        m = re.match(r"\.?[ ]+[A-Z]", self.text[lh.end:lh.end + 3])
+        words = self.text[lh.start:lh.end + 1].split()
+        word = words[-1] if words else ""
+        return m is not None and word.endswith(".") and len(word) >= 6 and word[:-1].isalpha() and \
+            word[:-1].islower()
 
     def _heads_next_column(self, lh: LabelHit, toks: list[V.Token]) -> bool:
         """Whether the words right of the label, where no value was found, are the next

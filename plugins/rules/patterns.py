@@ -140,7 +140,9 @@ _PAIR = re.compile(r"\d{3}/\d{3}")
 
 def _long_number(t: str) -> bool:
     d = re.sub(r"\D", "", t)
-    return len(d) >= 6 and len(set(d)) > 1 and not _PAIR.fullmatch(t.strip())
+    # a month and its year ("04/2014": a form's revision, an expiry) is no identifier
+    return len(d) >= 6 and len(set(d)) > 1 and not _PAIR.fullmatch(t.strip()) and \
+        not re.fullmatch(r"(?:0?[1-9]|1[0-2])/(?:19|20)\d{2}", t.strip())
 
 
 def table_row_with_ratio(t: str) -> bool:

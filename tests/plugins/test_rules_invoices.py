@@ -110,3 +110,17 @@ def test_a_bill_to_block_opening_with_its_attention_line(rules):
                            "Yuen Long, N.T., 0000, HK"])
     assert ("ORGANIZATION", "iViveLabs Limited") in found, found
     assert ("ADDRESS", "93B Sai Yu Chung\nYuen Long, N.T., 0000, HK") in found, found
+
+
+def test_a_label_word_ending_its_sentence_takes_no_value(rules):
+    # a state agency's report (pdfplumber's test PDFs): "hospital" names an organisation's
+    # value as a caption, but here it ends a sentence and "Law" opens the next
+    found = _found(rules, ["so the child was transported to another hospital. Law enforcement was "
+                           "contacted and initiated a criminal investigation."])
+    assert not any(v == "Law" for _, v in found), found
+
+
+def test_a_month_and_year_is_no_identifier(rules):
+    found = _found(rules, ["DCF-F-2476-E (R. 04/2014)", "Account 00030340067212"])
+    assert not any("04/2014" in v for _, v in found), found
+    assert any(v == "00030340067212" for _, v in found), found
