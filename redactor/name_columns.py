@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from redactor.census_names import given_names, surname_rank
+from redactor.form_vocabulary import is_title
 from redactor.model import OcrPage, Span
 from redactor.page_view import PageView, page_view
 
@@ -138,13 +139,26 @@ def propagate_name_columns(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
     cells = _cells(view)
     out = list(spans)
     for cell in cells:
-        if not _named(cell, spans, text):
+        found = next((s for s in spans if s.type == "PERSON" and s.start < cell.end and cell.start < s.end), None)
+        if found is None:
             continue
-        found = next(s for s in spans if s.type == "PERSON" and s.start < cell.end and cell.start < s.end)
         words = [w.rstrip(".") for w in cell.words if w and not _INITIAL.fullmatch(w)]
         if not words or not all(_WORD.fullmatch(w) for w in cell.words if w):
             continue     # a found name that is not written as the column's names are
         capitals = all(w.isupper() for w in words if len(w) > 1)
+        if not _named(cell, spans, text):
+            # a roster writes the surname first ("LAVALLEY, ROBERT CLINTON"; OCR may read
+            # the comma as a stop) and the model finds the given names only: the cell is
+            # the name when the found name runs from its second word to its end and the
+            # first word, closed by the comma, is no title
+            first = text[cell.parts[0][2]:cell.parts[0][3]]
+            if len(cell.parts) < 2 or not first.endswith((",", ".")) or is_title(first) or \
+                    not cell.parts[1][2] <= found.start < cell.parts[1][3] or found.end < cell.end or \
+                    not _reads_as_name(cell, capitals):
+                continue
+            grown = found.with_(start=cell.start, end=cell.end, text=text[cell.start:cell.end])
+            out = [grown if s is found else s for s in out]
+            found = grown
         for down in (True, False):
             at = cell
             while True:

@@ -74,3 +74,30 @@ def test_a_cell_found_as_something_else_keeps_its_type():
     found = [Span(routh, routh + 5, "PERSON", 0.9, "rules", "Routh"),
              Span(firm, firm + len("Wicker Inc."), "ORGANIZATION", 0.9, "rules")]
     assert added(page, found) == []
+
+
+def test_a_roster_of_surnames_first_grows_the_name_found_in_part_and_its_column():
+    # a Senate office's expenditure report (pdfplumber's test PDFs): the payee column lists
+    # "SURNAME, GIVEN I" (OCR read the comma as a stop); the model found "ROBERT CLINTON"
+    # only, the rest of the column nothing
+    rows = [("BAIN.", "J", "MATTHEW"), ("KISHI.", "DANIEL", "M"), ("LAVALLEY.", "ROBERT", "CLINTON"),
+            ("GRUENDER.", "BENJAMIN", "L")]
+    lines = []
+    for r in rows:
+        x, line = 400, []
+        for w in r:
+            line.append((w, x, x + 30 * len(w)))
+            x += 30 * len(w) + 20
+        lines.append(line)
+    lines.append([("CITIBANK", 400, 640), ("-", 660, 680), ("TRAVEL", 700, 880), ("CARD", 900, 1020)])
+    page = page_of(lines)
+    found = [person(page, "ROBERT CLINTON")]
+    out = {page.text[s.start:s.end] for s in propagate_name_columns(page, found)}
+    assert out == {"BAIN. J MATTHEW", "KISHI. DANIEL M", "LAVALLEY. ROBERT CLINTON", "GRUENDER. BENJAMIN L"}
+
+
+def test_a_title_or_a_caption_before_a_found_name_does_not_grow_it():
+    for first in ("Dr.", "FROM:", "Cardholder:"):
+        page = page_of([[(first, 400, 520), ("Connie", 600, 760), ("Stone", 780, 900)]])
+        found = [person(page, "Connie Stone")]
+        assert [page.text[s.start:s.end] for s in propagate_name_columns(page, found)] == ["Connie Stone"]
