@@ -248,7 +248,14 @@ def _no_place(value: str) -> bool:
     one everyday word that names no place ("Convention", "Magazine", "Vol", "Tower": the
     model reads a capitalised word beside a place as one)."""
     return not any(c.isupper() for c in value) or only_form_words(value) or is_lone_caption(value) or \
-        _everyday_word_no_place(value)
+        _everyday_word_no_place(value) or _unknown_code(value)
+
+
+def _unknown_code(value: str) -> bool:
+    """One to three letters that no place's code or name is ("KX]": a ticked box OCR read
+    as letters); "NY", "UK", "USA", "Rio" stay."""
+    letters = fold(value).strip(".,;:()[]{}'\"“”‘’*|").lower()
+    return letters.isalpha() and len(letters) <= 3 and " " not in value.strip() and letters not in place_words()
 
 
 # wordfreq's Zipf frequency from which one word is an everyday word a place must prove

@@ -474,3 +474,10 @@ def test_an_outline_letter_is_no_persons_initial(detector):
     assert any(k.startswith("A.") and v == "PERSON" for k, v in raw.items()), raw
     kept = found(detector.detect(page), page)
     assert not any(k.startswith("A.") for k in kept) and kept.get("Mary Jones") == "PERSON", kept
+
+
+def test_a_ticked_box_read_as_letters_is_no_place(detector):
+    # a checklist's ticked box read "KX]" (a state agency's report); the model calls such
+    # capitals places, but no place has that code: codes GeoNames knows stay
+    assert pd_spans._no_place("KX]") and pd_spans._no_place("XE)")
+    assert not pd_spans._no_place("NY") and not pd_spans._no_place("UK") and not pd_spans._no_place("Rio")
