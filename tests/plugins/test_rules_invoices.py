@@ -124,3 +124,18 @@ def test_a_month_and_year_is_no_identifier(rules):
     found = _found(rules, ["DCF-F-2476-E (R. 04/2014)", "Account 00030340067212"])
     assert not any("04/2014" in v for _, v in found), found
     assert any(v == "00030340067212" for _, v in found), found
+
+
+@pytest.mark.parametrize("line, value", [
+    ("Rechnungsdatum 7. Mai 2014", "7. Mai 2014"),          # a German hosting company's invoice
+    ("Paris, le 1er mars 2020", "1er mars 2020"),
+    ("Gorredijk, 15 maart 2021", "15 maart 2021"),
+    ("Madrid, 3 de enero de 2020", "3 de enero de 2020"),
+])
+def test_a_date_written_in_a_european_language(rules, line, value):
+    assert ("DATE", value) in _found(rules, [line])
+
+
+def test_a_month_name_of_another_language_alone_is_no_date(rules):
+    # "mars" and "mai" are also words ("Mars", "Mai Tai"): only a day and a year make a date
+    assert not any(t == "DATE" for t, _ in _found(rules, ["le 3 mars prochain", "Mai Tai Lounge 12 Main St"]))
