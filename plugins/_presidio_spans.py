@@ -12,6 +12,7 @@ import yaml
 from redactor.plugin_api import (MONTHS, given_names, is_census_name, is_lone_caption, is_title, mapping_file,
                                  only_form_words, product_variants, surname_rank, surnames)
 from redactor_plugins._misread_words import misread_common_word
+from redactor_plugins._page_language import everyday_words_of
 from redactor_plugins.rules.gazetteer import fold, geonames
 from redactor_plugins.rules.people import NOT_INITIALS
 
@@ -375,3 +376,15 @@ _NAME_SUFFIX = re.compile(r",?[ ]?(?:Jr|Sr|JR|SR|II|III|IV)\b\.?")
 def _with_name_suffix(text: str, end: int) -> int:
     m = _NAME_SUFFIX.match(text, end)
     return m.end() if m else end
+
+
+def foreign_caption(value: str, kind: str, language: str) -> bool:
+    """A PERSON or LOCATION of the model that is everyday words of the page's language
+    ("Menge Beschreibung", "Bankverbindung" on a German invoice), none of them a given
+    name or a place's name."""
+    if not everyday_words_of(value, language):
+        return False
+    words = [w for w in re.findall(r"[^\W\d_]{2,}", value)]
+    if kind == "PERSON":
+        return not any(w.upper() in given_names() for w in words)
+    return not any(fold(w).lower() in place_words() for w in words)

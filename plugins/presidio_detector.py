@@ -27,7 +27,8 @@ import yaml
 from redactor_plugins._census_names import census_name_recognizer
 from redactor_plugins._presidio_spans import (_affiliation, _cut_word, _line_pieces, _name_pieces, _name_words,
                                              coined_firm, _no_place, _past_article, _product_name, _uncapitalised,
-                                             _with_name_suffix, initial_stops)
+                                             _with_name_suffix, foreign_caption, initial_stops)
+from redactor_plugins._page_language import page_language
 from redactor.plugin_api import (Detector, InputError, is_known, load_label_mapping, mapping_file,
                                 ner_or_pattern, OcrPage, is_lone_caption, only_form_words, parse_types,
                                 PluginUnavailable, Span, brand_words, flowed_text, page_view)
@@ -310,6 +311,8 @@ class PresidioDetector(Detector):
                   (r.recognition_metadata or {}).get("recognizer_name") == "CensusNameRecognizer"]
         spans = []
         brands = brand_words(text) if self.drop_form_words else frozenset()
+        # the English model on a page of another language: its everyday words are no names
+        language = page_language(text) if self.drop_form_words else "en"
         for r in results:
             fine = self.label_map.get(r.entity_type)
             if fine is None or r.score < self.min_score:
@@ -337,6 +340,8 @@ class PresidioDetector(Detector):
                           if not _product_name(text[q[0]:q[1]], brands) and not _uncapitalised(text, *q)]
                 if pieces and pieces[-1][1] == r.end:
                     pieces[-1] = (pieces[-1][0], _with_name_suffix(text, r.end))
+            if language != "en" and fine in ("PERSON", "LOCATION"):
+                pieces = [(s, e) for s, e in pieces if not foreign_caption(text[s:e], fine, language)]
             for s, e in pieces:
                 kind = fine
                 if fine == "PERSON" and self.drop_form_words:

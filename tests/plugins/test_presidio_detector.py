@@ -481,3 +481,32 @@ def test_a_ticked_box_read_as_letters_is_no_place(detector):
     # capitals places, but no place has that code: codes GeoNames knows stay
     assert pd_spans._no_place("KX]") and pd_spans._no_place("XE)")
     assert not pd_spans._no_place("NY") and not pd_spans._no_place("UK") and not pd_spans._no_place("Rio")
+
+
+GERMAN_INVOICE = [
+    "Rechnung Seite 1 Rechnungsnummer 30064443 Kundennummer 47774",
+    "Pos. Menge Beschreibung Rabatt Preis ohne Steuer",
+    "Die Grundgebühr pro Einheit wird monatlich im Voraus berechnet und ist sofort fällig.",
+    "Bitte überweisen Sie den Betrag innerhalb von vierzehn Tagen auf unser Konto.",
+    "Vorstand: Christian Heit (Vorsitz), Aufsichtsrat: Hans Meier",
+]
+
+
+def test_the_page_language_is_read_from_its_everyday_words():
+    from redactor_plugins._page_language import page_language
+    assert page_language(" ".join(GERMAN_INVOICE)) == "de"
+    english = ("Please use the following communication for your payment and note that the payment terms "
+               "have changed to fifteen days due to global inflation; the invoice lists every product "
+               "delivered to your address with its quantity, price and taxes.")
+    assert page_language(english) == "en"
+
+
+def test_everyday_words_of_the_pages_language_are_no_names(detector):
+    # a German hosting company's invoice (invoice2data's test invoices): the English model
+    # reads captions of German words as people
+    page = page_of([GERMAN_INVOICE])
+    raw = found(PresidioDetector(drop_form_words=False).detect(page), page)
+    assert any("Aufsichtsrat" in k or "Beschreibung" in k for k, v in raw.items() if v == "PERSON"), raw
+    kept = found(detector.detect(page), page)
+    assert not any(k in ("Aufsichtsrat", "Menge Beschreibung") for k in kept), kept
+    assert kept.get("Christian Heit") == "PERSON", kept
