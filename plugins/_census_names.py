@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from redactor.plugin_api import (CENSUS_NAME_SCORE, CENSUS_RETAGGED_LABELS, given_names, reads_as_name,
                                 surnames, veto_words)
-
+from redactor_plugins.rules.gazetteer import known_place
 
 def census_name_recognizer(language: str = "en"):
     """A Presidio recognizer that reports as PERSON the spaCy entities of CENSUS_RETAGGED_LABELS
@@ -22,7 +22,7 @@ def census_name_recognizer(language: str = "en"):
             out = []
             for ent in nlp_artifacts.tokens.ents:
                 if ent.label_ in CENSUS_RETAGGED_LABELS and "\n" not in ent.text and \
-                        reads_as_name(ent.text.split()):
+                        reads_as_name(ent.text.split()) and not known_place(ent.text):
                     out.append(RecognizerResult("PERSON", ent.start_char, ent.end_char, CENSUS_NAME_SCORE))
             return out
 

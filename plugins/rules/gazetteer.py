@@ -257,3 +257,21 @@ def _split_capital(layout: PageView, seg: list[int], i: int) -> bool:
         return False
     return b.bbox[0] - a.bbox[2] <= 0.5 * (a.bbox[3] - a.bbox[1])
 
+
+# a city this large is known by its name: "Hong Kong" (given name Hong, surname Kong) reads
+# as a name by the census lists, but it is the city
+KNOWN_CITY_POPULATION = 100_000
+
+
+def known_place(text: str) -> bool:
+    """Whether ``text`` is the whole name of a country, a US state or a large city."""
+    return fold(text).strip(" .,;:").lower() in _place_names()
+
+
+@lru_cache(maxsize=1)
+def _place_names() -> frozenset[str]:
+    gc = geonames()
+    names = [c["name"] for c in gc.get_countries().values()] + \
+        [s["name"] for s in gc.get_us_states().values()] + \
+        [c["name"] for c in gc.get_cities().values() if c.get("population", 0) >= KNOWN_CITY_POPULATION]
+    return frozenset(fold(n).lower() for n in names)

@@ -10,6 +10,7 @@ from redactor.plugin_api import NAME_MAX_WORDS, Line, PageView, reads_as_name, r
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.hits import Hit, trim
 from redactor_plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
+from redactor_plugins.rules.gazetteer import known_place
 from redactor_plugins.rules.people import find_people_hits
 
 SIGNATURE_LINES = 5          # lines under a closing searched for the name
@@ -177,7 +178,8 @@ def _census_name_lines(layout: PageView) -> list[Hit]:
         # "Jose Price; Owens, Mary": a separator inside the line makes it a list of names
         if 2 <= len(line.words) <= NAME_MAX_WORDS and \
                 not any(w.endswith((",", ";", "/")) for w in words[:-1]) and \
-                (reads_as_name(words) or reads_as_rare_name(words)):
+                (reads_as_name(words) or reads_as_rare_name(words)) and \
+                not known_place(" ".join(words)):    # "Hong Kong" closing an address block
             # the first word is capitalised (reads_as_name): only the end can have a stop
             s, e = trim(layout.page.text, layout.offsets[line.words[0]][0],
                         layout.offsets[line.words[-1]][1], ".,;:")

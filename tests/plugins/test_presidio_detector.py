@@ -510,3 +510,9 @@ def test_everyday_words_of_the_pages_language_are_no_names(detector):
     kept = found(detector.detect(page), page)
     assert not any(k in ("Aufsichtsrat", "Menge Beschreibung") for k in kept), kept
     assert kept.get("Christian Heit") == "PERSON", kept
+
+
+def test_a_large_citys_name_the_model_calls_a_place_stays_one(detector):
+    page = page_of([["The invoice was sent to our office in Hong Kong last week by courier."]])
+    kept = found(detector.detect(page), page)
+    assert kept.get("Hong Kong") == "LOCATION", kept

@@ -139,3 +139,9 @@ def test_a_date_written_in_a_european_language(rules, line, value):
 def test_a_month_name_of_another_language_alone_is_no_date(rules):
     # "mars" and "mai" are also words ("Mars", "Mai Tai"): only a day and a year make a date
     assert not any(t == "DATE" for t, _ in _found(rules, ["le 3 mars prochain", "Mai Tai Lounge 12 Main St"]))
+
+
+def test_a_large_citys_name_closing_an_address_is_no_persons(rules):
+    # "Hong Kong" reads as a given name and a surname by the census lists
+    found = _found(rules, ["iViveLabs Ltd.", "93B Sai Yu Chung", "Yuen Long, N.T.", "Hong Kong"])
+    assert not any(t == "PERSON" and v == "Hong Kong" for t, v in found), found
