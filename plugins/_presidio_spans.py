@@ -388,3 +388,18 @@ def foreign_caption(value: str, kind: str, language: str) -> bool:
     if kind == "PERSON":
         return not any(w.upper() in given_names() for w in words)
     return not any(fold(w).lower() in place_words() for w in words)
+
+
+def town_and_state(value: str) -> bool:
+    """Whether a model's PERSON is a town and its US state's postal code ("AMARILLO TX",
+    "Springfield, MO": how travel lines and addresses write a place): the words before the
+    code are a place's GeoNames knows, and the code is a state's."""
+    words = value.replace(",", " ").split()
+    if len(words) < 2 or not re.fullmatch(r"[A-Z]{2}", words[-1]) or words[-1] not in _us_state_codes():
+        return False
+    return all(fold(w).lower() in place_words() for w in words[:-1])
+
+
+@lru_cache(maxsize=1)
+def _us_state_codes() -> frozenset[str]:
+    return frozenset(geonames().get_us_states())

@@ -27,7 +27,8 @@ import yaml
 from redactor_plugins._census_names import census_name_recognizer
 from redactor_plugins._presidio_spans import (_affiliation, _cut_word, _line_pieces, _name_pieces, _name_words,
                                              coined_firm, _no_place, _past_article, _product_name, _uncapitalised,
-                                             _with_name_suffix, foreign_caption, initial_stops)
+                                             _with_name_suffix, foreign_caption, initial_stops,
+                                             town_and_state)
 from redactor_plugins._page_language import page_language
 from redactor.plugin_api import (Detector, InputError, is_known, load_label_mapping, mapping_file,
                                 ner_or_pattern, OcrPage, is_lone_caption, only_form_words, parse_types,
@@ -348,6 +349,8 @@ class PresidioDetector(Detector):
                     s, e, kind = _affiliation(text, s, e)
                     if kind == "PERSON" and coined_firm(text[s:e]):
                         kind = "ORGANIZATION"
+                    elif kind == "PERSON" and town_and_state(text[s:e]):
+                        kind = "LOCATION"
                 spans.append(Span(start=s, end=e, type=kind, score=float(r.score), detector=self.name,
                                   text=text[s:e]))
         return merge_spans(spans, text)

@@ -516,3 +516,10 @@ def test_a_large_citys_name_the_model_calls_a_place_stays_one(detector):
     page = page_of([["The invoice was sent to our office in Hong Kong last week by courier."]])
     kept = found(detector.detect(page), page)
     assert kept.get("Hong Kong") == "LOCATION", kept
+
+
+def test_a_town_and_its_state_code_the_model_calls_a_person_is_a_place(detector):
+    # a Senate office's expenditure report (pdfplumber's test PDFs): "AMARILLO TX" in a
+    # travel line
+    assert pd_spans.town_and_state("AMARILLO TX") and pd_spans.town_and_state("Springfield, MO")
+    assert not pd_spans.town_and_state("John Smith") and not pd_spans.town_and_state("AMARILLO XX")
