@@ -13,6 +13,8 @@ in the found name's case (capitals beside capitals), and not inside any span fou
 The column runs cell by cell: left edges aligned, each cell close under the last (a list's
 line spacing), and ends at the first cell that is not a name (a heading, a role, a date) —
 so a place or a company in the next column or under the list is never reached.
+A roster writes the surname first ("LAVALLEY, ROBERT CLINTON"): a name found from the cell's
+second word to its end grows over the surname before its comma, and seeds its column so.
 Pure function of the page (its text and word boxes) and the spans.
 """
 from __future__ import annotations

@@ -31,9 +31,9 @@ COLUMN_WORD_GAP = 3.0
 # Digit groups of identifiers that forms print in comb boxes (SSN 3-2-4, EIN 2-7), and how
 # far apart (text heights) the boxes may space two groups.
 COMB_SHAPES = ((3, 2, 4), (2, 7))
+COMB_GAP = 6.0
 # captions of a block's attention line ("ATTN: Accounts Payable", "c/o Jane Doe")
 ATTENTION_CAPTIONS = frozenset({"attn", "attention", "c/o"})
-COMB_GAP = 6.0
 _PHONE_LINE = re.compile(r"^[+()\d\s.\-/]{7,}$")
 # a line of the captions a form prints under an address's fill-in line ("City   State   Zip
 # Code") holds no word read this surely that is no such caption; the captions of a street
