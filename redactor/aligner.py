@@ -248,6 +248,8 @@ _ROW_GAP_HEIGHTS = 2.2
 # sets its address lines with as much space between them as a line is high, and a
 # box's height (cap to descender) varies with the letters the line happens to hold.
 _STACK_GAP_HEIGHTS = 1.5
+# a part of one line is at most this many line heights tall (a skewed scan's word boxes grow)
+_ONE_LINE_HEIGHTS = 2.0
 # ... and the fill-in rows of a form's address fields this many (a row's pitch on a form is
 # a line and a half to two and a half of its text)
 _FORM_GAP_HEIGHTS = 2.5
@@ -307,7 +309,15 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES, wor
     ``_FORM_GAP_HEIGHTS``, the lower one's row captioned as an address field; such parts, and
     parts that stack or stand side by side, join when the one rectangle covers no other text
     than the fields' captions, however much blank form it takes (blank paper hides nothing)."""
-    out = list(redactions)
+    # the lines of each column's block first, then the parts of one line side by side: two
+    # blocks side by side (an invoice's Bill To and Ship To) are two columns, not one row
+    out = _merge_blocks(list(redactions), types, words, rows=False)
+    return _merge_blocks(out, types, words, rows=True)
+
+
+def _merge_blocks(out: list[Redaction], types, words, rows: bool) -> list[Redaction]:
+    """``merge_stacked_blocks``'s joins: parts stacked in a column (``rows`` False), or
+    parts of one line side by side (``rows`` True; each part one line high)."""
     merged = True
     while merged:
         merged = False
@@ -319,15 +329,18 @@ def merge_stacked_blocks(redactions: Sequence[Redaction], types=BLOCK_TYPES, wor
                 h = min(_line_height(a, words), _line_height(b, words))
                 gap = b.bbox[1] - a.bbox[3]
                 whole = union_box([a.bbox, b.bbox])
-                stacked = a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and \
+                stacked = not rows and a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and \
                     -h <= gap <= _STACK_GAP_HEIGHTS * h
                 # on one row: the boxes share most of the lower one's height (a skewed
                 # scan gives one word a box twice as tall as its neighbours')
                 shared = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
-                beside = 0 <= b.bbox[0] - a.bbox[2] <= _ROW_GAP_HEIGHTS * h and shared >= h / 2
+                one_line = max(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1]) <= _ONE_LINE_HEIGHTS * h
+                beside = rows and one_line and 0 <= b.bbox[0] - a.bbox[2] <= _ROW_GAP_HEIGHTS * h and \
+                    shared >= h / 2
                 small = _area(whole) <= _BLOCK_AREA_RATIO * (_area(a.bbox) + _area(b.bbox))
-                form_rows = bool(words) and a.bbox[1] <= b.bbox[1] and abs(a.bbox[0] - b.bbox[0]) <= h and \
-                    -h <= gap <= _FORM_GAP_HEIGHTS * h and _captioned_row(b.bbox, words)
+                form_rows = not rows and bool(words) and a.bbox[1] <= b.bbox[1] and \
+                    abs(a.bbox[0] - b.bbox[0]) <= h and -h <= gap <= _FORM_GAP_HEIGHTS * h and \
+                    _captioned_row(b.bbox, words)
                 if ((stacked or beside) and small) or \
                         ((stacked or beside or form_rows) and words and
                          not _covers_other_text(whole, [a.bbox, b.bbox], words)):

@@ -288,3 +288,21 @@ def test_address_blocks_a_blank_line_apart_stay_two_blocks():
     lines = [Redaction((124, 76 + 38 * k, 330, 96 + 38 * k), "ADDRESS", value) for k in range(3)]
     merged = merge_stacked_blocks(lines, words=words[:3])
     assert [(r.bbox, r.value) for r in merged] == [((124, 76, 330, 172), value)]
+
+
+def test_two_address_blocks_side_by_side_stay_two_columns():
+    from redactor.aligner import merge_stacked_blocks
+    from redactor.model import Redaction
+
+    # an invoice's Billing Address and Shipping Address blocks side by side, 47 px apart (OCR
+    # read their lines as one line each): each column's lines are one block, the columns two
+    lines, words = [], []
+    for x0, x1 in ((465, 859), (906, 1301)):
+        lines += [Redaction((x0, 319 + 34 * k, x1, 341 + 34 * k), "ADDRESS", f"line {k}") for k in range(4)]
+        words += [WordBox("Word", (x0, 319 + 34 * k, x1, 341 + 34 * k), 95.0, line=k) for k in range(4)]
+    merged = merge_stacked_blocks(lines, words=words)
+    assert sorted(r.bbox for r in merged) == [(465, 319, 859, 443), (906, 319, 1301, 443)]
+    # one line's two parts side by side ("5874 Winters Pike," | "West Robert, MO 79889") are one
+    street = Redaction((100, 100, 300, 120), "ADDRESS", "5874 Winters Pike,")
+    city = Redaction((330, 100, 520, 120), "ADDRESS", "West Robert, MO 79889")
+    assert [r.bbox for r in merge_stacked_blocks([street, city])] == [(100, 100, 520, 120)]
