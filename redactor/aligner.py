@@ -334,7 +334,7 @@ def _merge_blocks(out: list[Redaction], types, words, rows: bool) -> list[Redact
                 # on one row: the boxes share most of the lower one's height (a skewed
                 # scan gives one word a box twice as tall as its neighbours')
                 shared = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
-                one_line = max(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1]) <= _ONE_LINE_HEIGHTS * h
+                one_line = all(r.bbox[3] - r.bbox[1] <= _ONE_LINE_HEIGHTS * _line_height(r, words) for r in (a, b))
                 beside = rows and one_line and 0 <= b.bbox[0] - a.bbox[2] <= _ROW_GAP_HEIGHTS * h and \
                     shared >= h / 2
                 small = _area(whole) <= _BLOCK_AREA_RATIO * (_area(a.bbox) + _area(b.bbox))
