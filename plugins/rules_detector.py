@@ -360,7 +360,13 @@ class RulesDetector(Detector):
 
     def _product_code(self, text: str, hit: Hit) -> bool:
         """A number that starts with, or follows, a product word ("SKU 909871", "Item #
-        44120", "Part No. 2231-889") is a product code, not a person's record."""
+        44120", "Part No. 2231-889"), or a line item's bracketed code, is a product code,
+        not a person's record."""
+        # an invoice's line item opens with the product's own code in square brackets
+        # ("[17589684] Beeswax XL", "[FURN_7777] Office Chair": the catalogue's reference)
+        if text[max(0, hit.start - 1):hit.start] == "[" and text[hit.end:hit.end + 1] == "]" and \
+                (hit.start == 1 or text[hit.start - 2] == "\n"):
+            return True
         before = text[max(0, hit.start - 20):hit.start]
         tail = re.search(r"(?:^|[ \n])([^ \n]+(?:[ ][^ \n]+)?)[ ]?[:#.]?[ ]?$", before)
         stop = self.labels.stop_regex

@@ -145,3 +145,10 @@ def test_a_large_citys_name_closing_an_address_is_no_persons(rules):
     # "Hong Kong" reads as a given name and a surname by the census lists
     found = _found(rules, ["iViveLabs Ltd.", "93B Sai Yu Chung", "Yuen Long, N.T.", "Hong Kong"])
     assert not any(t == "PERSON" and v == "Hong Kong" for t, v in found), found
+
+
+def test_a_line_items_bracketed_product_code_is_no_reference(rules):
+    # an Odoo invoice's line items open with the catalogue's code in square brackets
+    found = _found(rules, ["[17589684] Beeswax XL 1.00 kg 42.00", "Customer account 88123456 in arrears"])
+    assert not any("17589684" in v for _, v in found), found
+    assert any("88123456" in v for _, v in found), found
