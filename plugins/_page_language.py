@@ -17,6 +17,7 @@ MARGIN = 0.1            # another language's share must lead English's by this m
 ENGLISH_SURE = 0.5      # a page with this share of everyday English words is English (English
                         # invoices and letters: 0.68-0.84; German, Dutch, French ones 0.25-0.36)
 _WORD = re.compile(r"[^\W\d_]{3,}")
+_LETTER_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def everyday_in(word: str, language: str) -> bool:
@@ -41,8 +42,13 @@ def page_language(text: str) -> str:
     return best if shares[best] >= shares["en"] + MARGIN else "en"
 
 
+def letter_words(value: str) -> list[str]:
+    """The words of ``value`` written in letters, two or more of them."""
+    return _LETTER_WORD.findall(value)
+
+
 def everyday_words_of(value: str, language: str) -> bool:
-    """Whether every word of ``value`` (letters, two or more) is an everyday word of
+    """Whether every word of ``value`` (``letter_words``) is an everyday word of
     ``language``: a caption or a heading of the page's language, not a name."""
-    words = re.findall(r"[^\W\d_]{2,}", value)
+    words = letter_words(value)
     return bool(words) and all(everyday_in(w, language) for w in words)

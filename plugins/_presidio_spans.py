@@ -12,7 +12,7 @@ import yaml
 from redactor.plugin_api import (MONTHS, given_names, is_census_name, is_lone_caption, is_title, mapping_file,
                                  only_form_words, product_variants, surname_rank, surnames)
 from redactor_plugins._misread_words import misread_common_word
-from redactor_plugins._page_language import everyday_words_of
+from redactor_plugins._page_language import everyday_words_of, letter_words
 from redactor_plugins.rules.gazetteer import fold, geonames
 from redactor_plugins.rules.people import NOT_INITIALS
 
@@ -384,7 +384,7 @@ def foreign_caption(value: str, kind: str, language: str) -> bool:
     name or a place's name."""
     if not everyday_words_of(value, language):
         return False
-    words = [w for w in re.findall(r"[^\W\d_]{2,}", value)]
+    words = letter_words(value)
     if kind == "PERSON":
         return not any(w.upper() in given_names() for w in words)
     return not any(fold(w).lower() in place_words() for w in words)
