@@ -16,7 +16,7 @@ from redactor_plugins.rules.organizations import _alt
 
 SCORE_PLACE = 0.6      # a shape (town, state) with a checked state, no label
 SCORE_STATE = 0.5      # a state's name alone ("shipped from our Indiana warehouse")
-_OFFICE_TAIL = re.compile(r"(?:\bof|\band|&)[ ]$")
+_OFFICE_TAIL = re.compile(r"(?:\bof|\band|&)\s$")
 
 
 @lru_cache(maxsize=4)
@@ -29,7 +29,9 @@ def compile_place_regex(vocab: Vocab) -> re.Pattern:
     return re.compile(
         rf"(?<![\w,])(?P<place>{town}),[ ]"
         rf"(?:(?:{_alt(vocab.us_states)})(?![\w.])|(?:{_alt(states)})(?![\w]))"
-        r"(?![ ,]*\d{3})")
+        # a state's name followed by a state code is the city of an address line
+        # ("..., Washington, DC 20503")
+        r"(?![ ,]*\d{3})(?!,[ ]?[A-Z]{2}\b)")
 
 
 @lru_cache(maxsize=4)
@@ -65,8 +67,8 @@ def find_place_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
         start, end = layout.span_of_words(seg)
         for m in rx.finditer(text, start, end):
             # "Department of Justice, Washington", "Office of Management and Budget,
-            # Washington": after "of" or "and" the word is the end of an office's name,
-            # and the state the office's seat in its address
+            # Washington": after "of" or "and" (at a line's end too) the word is the end of an
+            # office's name, and the state the office's seat in its address
             if not _OFFICE_TAIL.search(text, max(0, m.start() - 5), m.start()):
                 out.append(Hit("place_town_state", m.start(), m.end(), SCORE_PLACE))
         for m in states.finditer(text, start, end):

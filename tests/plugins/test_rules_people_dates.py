@@ -170,6 +170,21 @@ def test_an_office_name_before_its_seat_is_no_town(rules):
     assert not [s for s in spans if s[0] == "LOCATION" and s[1].startswith(("Budget", "Justice"))], spans
 
 
+@pytest.mark.parametrize("rows", [
+    # the office's name broken over two lines of a form's fine print
+    ["Section, National Security Division, U.S. Department of", "Justice, Washington, DC 20530; and to"],
+    # OCR misread the "and" before it: the state name followed by a state code is a city
+    ["Office of Management aiid Budget, Washington, DC 20503."]])
+def test_a_word_before_a_city_line_is_no_town(rules, rows):
+    spans = found(rules, rows)
+    assert not [s for s in spans if s[0] == "LOCATION" and s[1].startswith(("Budget", "Justice"))], spans
+    assert [s for s in spans if s[0] == "ADDRESS" and s[1].startswith("Washington, DC")], spans
+
+
+def test_a_town_and_its_state_in_running_text_stay_a_place(rules):
+    assert ("LOCATION", "Phillipston, Washington") in found(rules, ["shipped from Phillipston, Washington last week"])
+
+
 def test_a_sales_division_named_by_town_and_compass_point_is_a_place(rules):
     assert ("LOCATION", "Detroit North") in found(rules, ["DIVISION NAME: Detroit North"])
     assert ("PERSON", "John West") in found(rules, ["Name: John West"])
