@@ -388,7 +388,17 @@ def propagate_repeats(page: OcrPage, spans: Sequence[Span], min_chars: int = 3) 
                 continue
             if any(s.start <= m.start() and m.end() <= s.end for s in out if s.type == span.type):
                 continue
+            # a word of a longer value of another type is that value's ("Ardlee" of "Ardlee
+            # Service, Inc.", the man the firm is named for named alone elsewhere)
+            if any(s.start <= m.start() and m.end() <= s.end and s.end - s.start > m.end() - m.start()
+                   for s in out if s.type != span.type):
+                continue
             covered.add((m.start(), m.end()))
-            out.append(span.with_(start=m.start(), end=m.end(), text=m.group(0),
-                                  detector=span.detector or "repeat"))
+            repeat = span.with_(start=m.start(), end=m.end(), text=m.group(0), detector=span.detector or "repeat")
+            # ... and a shorter value of another type inside the repeat is the repeated
+            # value's (a model's PERSON "Cunningham" where the firm's name wraps over a
+            # line's end, its first word alone on the line)
+            out = [s for s in out if s.type == span.type or not (
+                m.start() <= s.start and s.end <= m.end() and s.end - s.start < m.end() - m.start())]
+            out.append(repeat)
     return out

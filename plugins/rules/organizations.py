@@ -151,8 +151,10 @@ def find_organization_hits(layout: PageView, forms: OrganizationForms) -> list[H
     out = []
     for seg in segs:
         start, end = layout.span_of_words(seg)
+        before = text[text.rfind("\n", 0, start) + 1:start]
         out += [Hit(h.rule, h.start + start, h.end + start, h.score)
-                for h in find_organization_hits_in_text(mend_misread_org_words(text[start:end], forms), forms)]
+                for h in find_organization_hits_in_text(mend_misread_org_words(text[start:end], forms), forms,
+                                                        before)]
     # a company's sales force named over a line's end ("THE LORILLARD SALES / REPRESENTATIVE")
     out += [Hit("org_employer", s, e, SCORE_EMPLOYER) for s, e in employer_hits(text, forms, wrapped=True)]
     return out
@@ -217,10 +219,12 @@ def _only_activity(words: str, forms: OrganizationForms) -> bool:
 
 
 _AFTER_OPTION = re.compile(r"[ ]or[ ]$")
+# a caption before a value on its line: a label's colon, or a "Name of ..." caption
+_CAPTIONED = re.compile(r"(?:\b[Nn]ame\b|\bNAME\b|:)[^\n:]*$")
 _BEFORE_OPTION = re.compile(r"[ ]or[ ][A-Z]")
 
 
-def _form_name_start(text: str, m: re.Match, forms: OrganizationForms) -> int | None:
+def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: str = "") -> int | None:
     """Where the organisation's name starts in a ``with_words`` match, or None when the
     match is no organisation: leading label and heading words ("Bill To Acme Inc") are
     cut off; a heading in capitals ("APPLICATION FOR GROUP INSURANCE") needs a legal form;
@@ -230,7 +234,9 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms) -> int | 
     if _AFTER_OPTION.search(text, 0, m.start()) or _BEFORE_OPTION.match(text, m.end()):
         return None     # "Political Organization or Candidate": a caption offering choices
     start = m.start("name")
-    toks = re.split(r"([ ,&]+|[ ](?:and|of|the)[ ])", m.group("name"))
+    # (the joining words first: "Name of Registrant Arab Information Center" is cut after
+    # "Registrant", not left starting at "of")
+    toks = re.split(r"([ ](?:and|of|the)[ ]|[ ,&]+)", m.group("name"))
     while toks and toks[0].lower() in forms.not_name:
         start += len(toks[0]) + (len(toks[1]) if len(toks) > 1 else 0)
         toks = toks[2:]
@@ -245,9 +251,12 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms) -> int | 
         name = text[start:m.end("name")]
     words = _name_words(name)
     if not legal and not any(c.islower() for c in text[start:m.end()]) and \
-            not any(len(w) >= 4 and is_proper_name(w, text[start:m.end()]) for w in words):
+            not any(len(w) >= 4 and is_proper_name(w, text[start:m.end()]) for w in words) and \
+            not _CAPTIONED.search(before + text[:start]):
         # ... unless a word of its name is one no dictionary has: letterheads, footers and
-        # distribution lists print a company in capitals ("LORILLARD RESEARCH CENTER")
+        # distribution lists print a company in capitals ("LORILLARD RESEARCH CENTER"); or
+        # a caption on its line asks for it: a typed form's value in capitals is no heading
+        # ("Name of foreign principal  AUSTRALIAN NATIONAL TRAVEL ASSOCIATION")
         return None
     if any(w.lower() in forms.roles for w in words):
         return None
@@ -259,10 +268,12 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms) -> int | 
     return start
 
 
-def find_organization_hits_in_text(text: str, forms: OrganizationForms) -> list[Hit]:
+def find_organization_hits_in_text(text: str, forms: OrganizationForms, before: str = "") -> list[Hit]:
+    """Organisation hits of ``text`` (one segment of a line; ``before``: its line's text
+    before it, where a caption may be)."""
     out = []
     for m in forms.with_words.finditer(text):
-        start = _form_name_start(text, m, forms)
+        start = _form_name_start(text, m, forms, before)
         if start is None:
             continue
         person = _person_of(text, start, m.end("name"), forms)

@@ -48,6 +48,27 @@ def test_headings_and_plain_words_are_not_organisations(forms):
     assert found("Mr. John Smith", forms) == []
 
 
+@pytest.mark.parametrize("rows, name", [
+    # a typed form's value in capitals, after the caption that asks for it (FARA filings)
+    (["Name of registrant (or agent) AUSTRALIAN NATIONAL TRAVEL ASSOCIATION"],
+     "AUSTRALIAN NATIONAL TRAVEL ASSOCIATION"),
+    (["Name of foreign principal JAPAN NATIONAL TOURISM ORGANIZATION"], "JAPAN NATIONAL TOURISM ORGANIZATION"),
+    (["Client: AMERICAN TOBACCO COMPANY"], "AMERICAN TOBACCO COMPANY"),
+    # the caption's own words are cut off a name in title case
+    (["Name of Registrant Arab Information Center"], "Arab Information Center"),
+])
+def test_a_captioned_name_is_an_organisation_in_capitals_too(rows, name):
+    page = page_from_rows(rows)
+    hits = find_organization_hits(page_view(page), load_organization_forms())
+    assert name in [page.text[h.start:h.end] for h in hits]
+
+
+def test_a_heading_in_capitals_stays_no_organisation():
+    page = page_from_rows(["SPECIAL EVENT INFORMATION SHEET", "APPLICATION FOR GROUP INSURANCE",
+                           "DEPARTMENT: MARKET RESEARCH"])
+    assert find_organization_hits(page_view(page), load_organization_forms()) == []
+
+
 def test_broken_data_file_is_reported(tmp_path):
     (tmp_path / "organizations.yaml").write_text("legal_forms: Inc\n")
     with pytest.raises(ValueError, match="legal_forms must be a list"):
