@@ -54,6 +54,11 @@ GROW_X, GROW_Y = 3.0, 0.3     # pieces this close join a signature: the gaps bet
 MAX_WIDTH = 34.0          # a signature is at most ~30 text heights long (real dev gold: up to
                           # 31 h); a longer group is two signatures side by side, or one and
                           # the handwriting beside it
+SIGNATURE_ASPECT = 8.0    # ... or up to 8 times as long as it is tall, when written large (real
+                          # dev gold: 0.6-8.5 times; a notary's 6.6 h tall flourish on a page
+                          # of small print runs 37 h), its tallest stroke at least 0.4 of
+                          # its height (the notary's: 0.47; a stamp over a table's rules: 0.21)
+LARGE_STROKE = 0.4
 LINE_H, LINE_W = 1.0, 3.0  # a line of writing is at least 1 h tall and 3 h long
 MAX_CROSSINGS = 1         # ... and at most one stroke crosses between two lines (a capital's tail)
 THROUGH = 0.5             # a rule up to half a text height thick is crossed by a stroke through it
@@ -156,7 +161,10 @@ class SignatureDetector(VisualDetector):
             return None
         tallest, widest = pen_strokes(s, sub, origin)
         labelled = near_label(box, labels, h)
-        seed = bw <= MAX_WIDTH * h and (bh >= TALL * h or (bh >= MIN_HEIGHT * h and labelled)) \
+        # written large, its own height sets its length, when its tallest pen stroke spans
+        # much of it (one line of writing, not a table's frame and the print in it)
+        long_ok = SIGNATURE_ASPECT * bh if tallest >= LARGE_STROKE * bh else 0.0
+        seed = bw <= max(MAX_WIDTH * h, long_ok) and (bh >= TALL * h or (bh >= MIN_HEIGHT * h and labelled)) \
             and tallest >= STROKE * h and (widest >= JOINED * h or labelled or bw <= INITIALS * h) \
             and bands(sub | s.hruled[y:y + sub.shape[0], x:x + sub.shape[1]], h) < 2
         return Piece(box, seed, widest >= JOINED * h)
@@ -326,7 +334,9 @@ def _joinable(a: Piece, b: Piece, s: Strokes) -> bool:
 def group_pieces(pieces: list[Piece], s: Strokes) -> list[list[int]]:
     """Pieces joined into signatures, the closest first; a join is refused when the group
     would be longer than one signature (MAX_WIDTH): two signatures side by side, or one
-    and the handwritten value beside it."""
+    and the handwritten value beside it (a piece written large in one run may be longer,
+    ``SIGNATURE_ASPECT``; pieces joined may not: measured on the real dev split, joining
+    pieces by their height lost two signatures to the handwriting beside them)."""
     h = s.h
     pairs = []
     for i, a in enumerate(pieces):

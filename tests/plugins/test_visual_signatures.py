@@ -148,3 +148,39 @@ def test_handwriting_after_a_date_caption_is_the_date(ocr, caption, kind):
     image = Image.fromarray(arr).convert("RGB")
     [found] = registry.create("visual", "signatures").find(image, ocr.read(image))
     assert found.type == kind and iou(found.bbox, gold) >= 0.6
+
+
+def draw_flourish(arr: np.ndarray, x: int, y_base: int, width: int, height: int) -> tuple:
+    """One pen run written large: a tall slanted capital, then joined loops of falling height
+    across ``width`` (a notary's signature in one stroke). Returns its ink box."""
+    import cv2
+    t = np.linspace(0, 1, 900)
+    loops = 7
+    xs = x + t * width - 0.12 * height * np.sin(2 * np.pi * loops * t)
+    ys = y_base - height * (0.25 + 0.75 * np.exp(-3 * t)) * (1 - np.cos(2 * np.pi * loops * t)) / 2
+    xs = xs + 0.3 * (y_base - ys)
+    pts = np.stack([xs, ys], 1).astype(np.int32)
+    mask = np.zeros(arr.shape, np.uint8)
+    cv2.polylines(mask, [pts], False, 1, 3, cv2.LINE_AA)
+    arr[mask > 0] = 0
+    ys_, xs_ = np.nonzero(mask)
+    return (int(xs_.min()), int(ys_.min()), int(xs_.max()) + 1, int(ys_.max()) + 1)
+
+
+def test_a_signature_written_large_over_small_print_is_one_box(ocr):
+    # a notary's flourish, about 7 heights of the page's small print tall and 43 long: longer than
+    # any signature measured in text heights, but no longer than one for its own height
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 16)
+    for k, line in enumerate(["The undersigned swears that he has read the information set forth in this",
+                              "amendment and that its contents are in their entirety true and accurate"]):
+        d.text((110, 140 + 30 * k), line, font=font, fill=0)
+    d.text((110, 420), "Subscribed and sworn to before me at Washington, D.C.", font=font, fill=0)
+    d.line((600, 470, 1250, 470), fill=0, width=2)
+    d.text((820, 476), "(Notary or other officer)", font=font, fill=0)
+    arr = np.array(img)
+    gold = draw_flourish(arr, 620, 462, 520, 90)
+    image = Image.fromarray(arr).convert("RGB")
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert [r for r in found if iou(r.bbox, gold) >= 0.6], (gold, [r.bbox for r in found])
