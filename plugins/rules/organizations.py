@@ -17,6 +17,7 @@ import yaml
 from redactor_plugins.rules.addresses import line_segments
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.values import is_common_word
+from redactor_plugins.rules.gazetteer import known_place
 from redactor_plugins.rules.org_names import (ampersand_firm_hits, employer_hits, is_proper_name, leading_word_hits,
                                               prefix_head_hits, SCORE_EMPLOYER)
 from redactor.plugin_api import mapping_file, PageView
@@ -261,9 +262,13 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: s
     if any(w.lower() in forms.roles for w in words):
         return None
     if not legal and (_only_activity(m.group("words") or "", forms) or len(words) == 1) and \
-            not any(is_proper_name(w, text[start:m.end()]) for w in words):
+            not any(is_proper_name(w, text[start:m.end()]) or (len(words) > 1 and known_place(w)) for w in words):
         # "Market Research", "Quality Council", "Political Organization": a department, a
-        # committee of a company, a form's heading; "Camm Research", "VTB Group" are firms
+        # committee of a company, a form's heading; "Camm Research", "VTB Group" are firms,
+        # and so are bodies named for their city or country ("Kobe Trade Information
+        # Office", "Kobe Municipal Government": a city's name may be an English word too);
+        # a city and the office alone is a firm's branch there ("Bermuda Department of
+        # Tourism, Atlanta Office"): the city stays a place
         return None
     return start
 

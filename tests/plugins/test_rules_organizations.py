@@ -63,6 +63,22 @@ def test_a_captioned_name_is_an_organisation_in_capitals_too(rows, name):
     assert name in [page.text[h.start:h.end] for h in hits]
 
 
+@pytest.mark.parametrize("text, name", [
+    # a body named for its city: the city's name is an English word too ("Kobe")
+    ("Kobe Trade Information Office", "Kobe Trade Information Office"),
+    ("Name of foreign principal: Kobe Municipal Government", "Kobe Municipal Government"),
+])
+def test_a_body_named_for_its_city_is_an_organisation(forms, text, name):
+    assert name in [v for v, _ in found(text, forms)]
+
+
+def test_a_city_and_the_office_alone_is_a_branch_not_an_organisation(forms):
+    # the branch of the body named before it; the city stays a place
+    names = [v for v, _ in found("transferred to Bermuda Department of Tourism, Atlanta Office,", forms)]
+    assert not [v for v in names if v.startswith("Atlanta")], names
+    assert [v for v, _ in found("the Federal Government agency", forms)] == []
+
+
 def test_a_heading_in_capitals_stays_no_organisation():
     page = page_from_rows(["SPECIAL EVENT INFORMATION SHEET", "APPLICATION FOR GROUP INSURANCE",
                            "DEPARTMENT: MARKET RESEARCH"])

@@ -263,3 +263,14 @@ def test_an_items_number_is_no_qualified_caption(rules):
     # "Item No. 10" numbers a list: a bare "No." after a word is that word's number
     row = "Item No." + " " * 12 + "10"
     assert not [t for t, _ in found(rules, [row]) if t == "REFERENCE_NUMBER"], found(rules, [row])
+
+
+@pytest.mark.parametrize("rows, name", [
+    # a report's signature row: captions over the date, the signer's typed name and title,
+    # and the signature (the FARA Dissemination Report's item 15)
+    ([[(20, "Date of report"), (300, "Name and title"), (900, "Signature")],
+      [(20, "3/24/92"), (300, "Toshiaki Baba, Director")]], "Toshiaki Baba"),
+    (["Printed name: Mary Ellen Walsh"], "Mary Ellen Walsh"),
+])
+def test_a_signature_blocks_typed_name_caption_labels_a_person(rules, rows, name):
+    assert ("PERSON", name) in found(rules, rows)
