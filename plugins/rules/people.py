@@ -202,6 +202,12 @@ def inverted_initials_names(layout: PageView, vocab: Vocab) -> list[Hit]:
             if i > 0 and INITIAL_WORD.fullmatch(layout.words[ws[i - 1]].text) and \
                     layout.words[w].bbox[0] - layout.words[ws[i - 1]].bbox[2] <= INITIALS_GAP * line.height:
                 continue
+            # ... and so does a given name before it ("Joel Jankowsky, P.C.": a lawyer's
+            # professional corporation, the letters its form)
+            if i > 0 and _same_cell(layout, ws[i - 1], w) and \
+                    layout.words[ws[i - 1]].text[:1].isupper() and \
+                    layout.words[ws[i - 1]].text.upper() in given_names():
+                continue
             n = _initials_run(layout, ws, i + 1)
             letters = _initials_letters([layout.words[x].text for x in ws[i + 1:i + 1 + n]])
             # "York, N.Y.", "Washington, D.C.": a town and its state, not a sorted name

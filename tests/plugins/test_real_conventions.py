@@ -629,6 +629,17 @@ def test_typed_initials_set_two_spaces_apart_stay_in_the_name(rules):
     assert persons == ["C. M, WIECHMANN"], persons
 
 
+def test_a_lawyers_professional_corporation_is_one_value(rules):
+    """"Joel Jankowsky, P.C." (a FARA filing's signer): the given name writes the name
+    forward, so the letters after the comma are the firm's form, not the initials of a
+    sorted "Jankowsky, P. C."; the value is one span, not a firm "Joel" and a person."""
+    spans = [(s.type, s.text) for s in rules.detect(page_from_rows(["Joel Jankowsky, P.C."]))]
+    assert spans == [("ORGANIZATION", "Joel Jankowsky, P.C.")], spans
+    # sorted names keep their initials
+    assert ("PERSON", "Litchfield, J. T.") in [(s.type, s.text) for s in rules.detect(page_from_rows(
+        ["Copies: Litchfield, J. T."]))]
+
+
 def test_a_wide_gap_after_a_surname_and_initial_still_parts_two_columns(rules):
     # "Jones, A." then a second column: only the initials that open a name may stand apart
     page = _typed_row(("cc:", 40, 60), ("Jones,", 80, 130), ("A.", 138, 148), ("Brooks,", 176, 231),
