@@ -13,7 +13,7 @@ from redactor.plugin_api import (MONTHS, given_names, is_census_name, is_lone_ca
                                  only_form_words, product_variants, surname_rank, surnames)
 from redactor_plugins._misread_words import misread_common_word
 from redactor_plugins._page_language import everyday_words_of, letter_words
-from redactor_plugins.rules.gazetteer import fold, geonames
+from redactor_plugins.rules.gazetteer import fold, geonames, known_place
 from redactor_plugins.rules.people import NOT_INITIALS
 
 
@@ -398,6 +398,18 @@ def town_and_state(value: str) -> bool:
     if len(words) < 2 or not re.fullmatch(r"[A-Z]{2}", words[-1]) or words[-1] not in _us_state_codes():
         return False
     return all(fold(w).lower() in place_words() for w in words[:-1])
+
+
+def acronym_office(value: str) -> bool:
+    """Whether a model's PERSON is an organisation's acronym and the city of its office
+    ("JETRO Atlanta", "KPMG London": how a body's branch names itself): an all-capitals
+    first word no census lists as a name, then a city, country or US state GeoNames knows
+    by its whole name."""
+    words = value.split()
+    if len(words) < 2 or not re.fullmatch(r"[A-Z]{3,6}", words[0]) or words[0] in given_names() \
+            or words[0] in surnames():
+        return False
+    return known_place(" ".join(words[1:]))
 
 
 @lru_cache(maxsize=1)

@@ -26,8 +26,8 @@ import yaml
 
 from redactor_plugins._census_names import census_name_recognizer
 from redactor_plugins._presidio_spans import (_affiliation, _cut_word, _line_pieces, _name_pieces, _name_words,
-                                             coined_firm, _no_place, _past_article, _product_name, _uncapitalised,
-                                             _with_name_suffix, foreign_caption, initial_stops,
+                                             acronym_office, coined_firm, _no_place, _past_article, _product_name,
+                                             _uncapitalised, _with_name_suffix, foreign_caption, initial_stops,
                                              town_and_state)
 from redactor_plugins._page_language import page_language
 from redactor.plugin_api import (Detector, InputError, is_known, load_label_mapping, mapping_file,
@@ -347,7 +347,7 @@ class PresidioDetector(Detector):
                 kind = fine
                 if fine == "PERSON" and self.drop_form_words:
                     s, e, kind = _affiliation(text, s, e)
-                    if kind == "PERSON" and coined_firm(text[s:e]):
+                    if kind == "PERSON" and (coined_firm(text[s:e]) or acronym_office(text[s:e])):
                         kind = "ORGANIZATION"
                     elif kind == "PERSON" and town_and_state(text[s:e]):
                         kind = "LOCATION"

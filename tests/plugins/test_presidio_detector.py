@@ -523,3 +523,13 @@ def test_a_town_and_its_state_code_the_model_calls_a_person_is_a_place(detector)
     # travel line
     assert pd_spans.town_and_state("AMARILLO TX") and pd_spans.town_and_state("Springfield, MO")
     assert not pd_spans.town_and_state("John Smith") and not pd_spans.town_and_state("AMARILLO XX")
+
+
+def test_an_acronym_and_its_citys_name_the_model_calls_a_person_is_an_organisation(detector):
+    # a FARA report's registrant, a trade body's branch ("1. Name of registrant JETRO Atlanta")
+    page = page_of([["1. Name of registrant JETRO Atlanta 2. Registration No."]])
+    kept = found(detector.detect(page), page)
+    assert kept.get("JETRO Atlanta") == "ORGANIZATION", kept
+    assert pd_spans.acronym_office("KPMG London")
+    # a name in capitals, or a city alone after it, is no branch
+    assert not pd_spans.acronym_office("JOHN Smith") and not pd_spans.acronym_office("Mary Atlanta")
