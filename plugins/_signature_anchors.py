@@ -42,6 +42,24 @@ DATE_CAPTIONS = {"date", "dated", "expires", "expiry", "expiration"}
 DATE_CAPTION_GAP = 12.0   # a date caption's blank line reaches up to 12 h right of it
 
 
+# words that may follow the request to initial ("Initial here", "Initial and date")
+_AFTER_INITIAL = {"here", "and", "date", "below", "each", "every", "all", "page", "pages"}
+
+
+def _names_a_thing(words, i: int, h: float) -> bool:
+    """Word i ("Initial") is followed on its line, within a word gap, by a word it qualifies
+    ("Initial Statement", the option of a FARA amendment's checkbox)."""
+    w = words[i]
+    if w.text.rstrip().endswith((":", "_")):
+        return False
+    for v in words:
+        if v is w or v.line != w.line or not alnum(v.text).isalpha():
+            continue
+        if w.bbox[2] <= v.bbox[0] <= w.bbox[2] + 1.5 * h:
+            return alnum(v.text) not in _AFTER_INITIAL
+    return False
+
+
 def _blank_after(words, i: int, h: float) -> bool:
     """No confidently read word follows word i on its line within FORM_LABEL_GAP: the
     blank of a form ("By ________", "Per ______") where the signature goes."""
@@ -58,6 +76,8 @@ def is_label(words, i: int, h: float) -> bool:
     t = alnum(words[i].text)
     if not t:
         return False
+    if t == "initial" and _names_a_thing(words, i, h):
+        return False        # "Initial Statement", "initial cost": the adjective, not the request
     if t.startswith(LABEL_PREFIXES) or t in LABEL_WORDS:
         return True
     raw = words[i].text.strip()

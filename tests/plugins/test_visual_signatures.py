@@ -184,3 +184,18 @@ def test_a_signature_written_large_over_small_print_is_one_box(ocr):
     image = Image.fromarray(arr).convert("RGB")
     found = registry.create("visual", "signatures").find(image, ocr.read(image))
     assert [r for r in found if iou(r.bbox, gold) >= 0.6], (gold, [r.bbox for r in found])
+
+
+@pytest.mark.parametrize("line, label", [
+    ("Initial Statement", False),        # a FARA amendment's checkbox option: the adjective
+    ("Initial:", True), ("Initial here", True), ("Initial and date each page", True),
+    ("Initials", True), ("Initial", True),
+])
+def test_initial_is_a_signature_label_only_as_the_request_to_initial(line, label):
+    from redactor_plugins._signature_anchors import is_label
+
+    words, x = [], 100
+    for t in line.split():
+        words.append(WordBox(t, (x, 100, x + 12 * len(t), 116), 95.0, line=1))
+        x += 12 * len(t) + 8
+    assert is_label(words, 0, 16.0) is label
