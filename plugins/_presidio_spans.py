@@ -146,6 +146,12 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
         # a scrap of a word OCR broke ("Pos" of "Pos ition") ends no name
         while len(words) > 2 and _scrap(text[words[-1][0]:words[-1][1]]):
             words.pop()
+        # a surname starts with a capital: a last word in lower case at first is the text
+        # beside the name ("/s/ Molly Toomey  eSigned": an e-filed form's mark); an initial
+        # OCR read in lower case stays ("Reyes, Donald z.")
+        while len(words) > 1 and text[words[-1][0]].islower() and \
+                sum(c.isalpha() for c in text[words[-1][0]:words[-1][1]]) >= 3:
+            words.pop()
         # a name opens with a given name or an initial and ends with a surname: an everyday
         # word no census lists at its edge is the cell beside it, run on across the form's
         # gap ("R. B. SPELL SUBMISSION DATE:", "ASSIGNED E. P. Barbee")
@@ -357,10 +363,12 @@ _TITLE_BEFORE = re.compile(r"(?<![\w.])[A-Za-z]{1,3}\.[ ]$")
 
 
 def _uncapitalised(text: str, start: int, end: int) -> bool:
-    """A name is written with capitals: a piece without one is OCR's garbage or a word of
-    the text ("mm", "dee", "snd ageat"), unless a title stands before it (its capital
-    misread: "wr. liudson" for "Mr. Hudson")."""
-    return text[start:end].islower() and not _TITLE_BEFORE.search(text, max(0, start - 5), start)
+    """A name is written with capitals: a piece none of whose words starts with one is
+    OCR's garbage, a word of the text or a brand's coinage ("mm", "dee", "snd ageat",
+    "eSigned" after an e-filed form's signature), unless a title stands before it (its
+    capital misread: "wr. liudson" for "Mr. Hudson")."""
+    return not any(w[:1].isupper() for w in text[start:end].split()) and \
+        not _TITLE_BEFORE.search(text, max(0, start - 5), start)
 
 
 def initial_stops(text: str) -> str:

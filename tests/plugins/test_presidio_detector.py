@@ -533,3 +533,14 @@ def test_an_acronym_and_its_citys_name_the_model_calls_a_person_is_an_organisati
     assert pd_spans.acronym_office("KPMG London")
     # a name in capitals, or a city alone after it, is no branch
     assert not pd_spans.acronym_office("JOHN Smith") and not pd_spans.acronym_office("Mary Atlanta")
+
+
+def test_a_word_without_a_capital_opening_any_word_is_no_name():
+    # an e-filed FARA form prints "eSigned" after the signer's name; the model took it for a
+    # person on its own, and on the end of the name
+    text = "/s/ Molly Toomey eSigned"
+    at = text.index("eSigned")
+    assert pd_spans._uncapitalised(text, at, len(text))
+    assert not pd_spans._uncapitalised(text, text.index("Molly"), at - 1)
+    start = text.index("Molly")
+    assert [text[s:e] for s, e in pd_spans._name_words(text, start, len(text))] == ["Molly Toomey"]
