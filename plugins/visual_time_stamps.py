@@ -168,6 +168,24 @@ def upright_blocks(gray: np.ndarray, ink: np.ndarray, words, h: float) -> list[t
     return out[:MAX_BLOCKS]
 
 
+def _opening_lines(glyphs, origin, words, h: float) -> bool:
+    """Whether most of a column's glyphs (``glyphs``: their stats, at ``origin``) each open a
+    line of confidently read words right beside them: the checkboxes or bullets of a list
+    (a FARA amendment's "[x] To correct a deficiency", "[ ] Supplemental Statement"), which
+    stand stacked like a stamp's figures but lead a line each. A stamp pressed in a margin
+    leads none."""
+    from redactor_plugins import _rotated_text as rotated
+
+    sure = [w.bbox for w in words if rotated.is_confident(w.text, w.conf)]
+    opening = 0
+    for gx, gy, gw, gh, _ in glyphs:
+        x0, y0, x1, y1 = origin[0] + gx, origin[1] + gy, origin[0] + gx + gw, origin[1] + gy + gh
+        if any(x1 - 0.5 * h <= b[0] <= x1 + 2.0 * h and min(y1, b[3]) - max(y0, b[1]) > 0.5 * min(gh, b[3] - b[1])
+               for b in sure):
+            opening += 1
+    return opening > 0.5 * len(glyphs)
+
+
 def margin_blocks(ink: np.ndarray, words, h: float, known: list) -> list:
     """Time stamps running up or down the page whose worn face the rotated-text blocks break
     apart: a time clock spaces its figures wide ("'92 MAY 14 A7:48" up a filing's margin,
@@ -205,7 +223,10 @@ def margin_blocks(ink: np.ndarray, words, h: float, known: list) -> list:
         bw, bh = box[2] - box[0], box[3] - box[1]
         if any(_overlap(box, b.box) > 0.5 * min(bw * bh, _area(b.box)) for b in known):
             continue
-        if cv2.connectedComponents(region.astype(np.uint8), connectivity=8)[0] - 1 <= MIN_LETTERS:
+        n_glyphs, _, glyphs, _ = cv2.connectedComponentsWithStats(region.astype(np.uint8), connectivity=8)
+        if n_glyphs - 1 <= MIN_LETTERS:
+            continue
+        if _opening_lines(glyphs[1:], (x, y), words, h):
             continue
         angle, sure = rotated.line_angle(xs.astype(float), ys.astype(float), h)
         if abs(angle) < MIN_ANGLE:

@@ -195,3 +195,21 @@ def test_a_worn_stamp_pressed_upright_is_a_date(page_ocr):
 def test_the_registrys_own_words_stamped_upright_are_left(page_ocr):
     image, _ = upright_stamp_page("RECEIVED  DEPT OF JUSTICE", wear=0.4)
     assert registry.create("visual", "time_stamps").find(image, page_ocr.read(image)) == []
+
+
+def test_a_column_of_checkboxes_leading_lines_is_no_margin_stamp():
+    # a FARA amendment's options stacked down the page: each box opens a line of read words
+    # ("[x] To correct a deficiency in", "[ ] Initial Statement"); a time clock's figures
+    # pressed down a margin open none
+    from redactor.plugin_api import WordBox
+    from redactor_plugins.visual_time_stamps import _opening_lines
+
+    h = 16.0
+    boxes = np.array([[180, 840 + 44 * k, 16, 16, 200] for k in range(6)])
+    words = [WordBox(t, (204, 840 + 44 * k, 204 + 14 * len(t), 856 + 44 * k), 95.0, line=k)
+             for k, t in enumerate(["To", "To", "Initial", "Supplemental", "Other", "To"])]
+    assert _opening_lines(boxes, (0, 0), words, h)
+    assert not _opening_lines(boxes, (0, 0), [], h)
+    far = [WordBox(w.text, (w.bbox[0] + 200, w.bbox[1], w.bbox[2] + 200, w.bbox[3]), 95.0, line=w.line)
+           for w in words]
+    assert not _opening_lines(boxes, (0, 0), far, h)
