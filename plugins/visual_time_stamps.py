@@ -179,7 +179,7 @@ def _opening_lines(glyphs, origin, words, h: float) -> bool:
     sure = [w.bbox for w in words if rotated.is_confident(w.text, w.conf)]
     opening = 0
     for gx, gy, gw, gh, _ in glyphs:
-        x0, y0, x1, y1 = origin[0] + gx, origin[1] + gy, origin[0] + gx + gw, origin[1] + gy + gh
+        y0, x1, y1 = origin[1] + gy, origin[0] + gx + gw, origin[1] + gy + gh
         if any(x1 - 0.5 * h <= b[0] <= x1 + 2.0 * h and min(y1, b[3]) - max(y0, b[1]) > 0.5 * min(gh, b[3] - b[1])
                for b in sure):
             opening += 1
