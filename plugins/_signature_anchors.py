@@ -8,6 +8,8 @@ Lengths are in units of the body text height h. Pure functions of the OCR words 
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import re
 from dataclasses import dataclass
 
@@ -122,8 +124,18 @@ def typed_names(words) -> list:
         if not 2 <= len(ws) <= 4 or any(not w.text[:1].isupper() for w in ws) \
                 or sum(w.conf >= CONFIDENT for w in ws) < 2:
             continue        # (a middle initial may be misread: "Kenneth WU. Smith")
+        if any(alnum(w.text) in _organisation_words() for w in ws):
+            continue        # a letterhead's company name under its logo ("LORILLARD TOBACCO COMPANY")
         out.append(union_box([w.bbox for w in ws]))
     return out
+
+
+@lru_cache(maxsize=1)
+def _organisation_words() -> frozenset:
+    """Organisation words and legal forms (mappings/rules/organizations.yaml), lower case."""
+    from redactor_plugins.rules.organizations import load_organization_forms
+
+    return frozenset(w.replace(".", "") for w in load_organization_forms().org_words)
 
 
 def over_typed_name(box, names, h: float) -> bool:

@@ -199,3 +199,19 @@ def test_initial_is_a_signature_label_only_as_the_request_to_initial(line, label
         words.append(WordBox(t, (x, 100, x + 12 * len(t), 116), 95.0, line=1))
         x += 12 * len(t) + 8
     assert is_label(words, 0, 16.0) is label
+
+
+def test_a_letterheads_script_logo_over_the_company_name_is_no_signature(ocr):
+    # a company's logo written in script over its typed name ("Lorillard" over "LORILLARD
+    # TOBACCO COMPANY" on a fax cover): the same place as a memo's signature over its
+    # signer's name, but the name under it is a firm's
+    img, d, font = body_page(6)
+    d.text((110, 800), "Kenneth W. Smith", font=font, fill=0)
+    d.text((700, 1000), "Acme Tobacco Company", font=font, fill=0)
+    arr = np.array(img)
+    memo = draw_signature(arr, 120, 792, 220, 44, seed=3)
+    logo = draw_signature(arr, 710, 992, 220, 44, seed=3)
+    image = Image.fromarray(arr).convert("RGB")
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert [r for r in found if iou(r.bbox, memo) >= 0.5], [r.bbox for r in found]
+    assert not [r for r in found if iou(r.bbox, logo) > 0.1], (logo, [r.bbox for r in found])
