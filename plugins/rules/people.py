@@ -139,7 +139,7 @@ def initials_names(layout: PageView, vocab: Vocab) -> list[Hit]:
             if j < len(ws) and _same_cell(layout, ws[j - 1], ws[j]) and \
                     _initials_letters(inits) not in NOT_INITIALS and \
                     _surname_ok(layout.words[ws[j]].text.split("/")[0], vocab) and \
-                    not _sentence_goes_on(layout, ws, j):
+                    (_in_a_sentence(layout, ws, i) or not _sentence_goes_on(layout, ws, j)):
                 end = _name_end(layout, ws, j, vocab)
                 if end is not None:
                     out.append(Hit("name_line", _given_name_start(layout, ws, i), end, INITIALS_SCORE))
@@ -173,6 +173,14 @@ def _given_name_start(layout: PageView, ws: tuple[int, ...], i: int) -> int:
             (key in veto_words() and not census):
         return start
     return layout.offsets[ws[i - 1]][1] - len(word)
+
+
+def _in_a_sentence(layout: PageView, ws: tuple[int, ...], i: int) -> bool:
+    """The initials at ``i`` follow a lower-case word of their line ("agreed to by T.
+    Parrack and A. Forsythe"): they stand inside a sentence, where they open a name, not a
+    list item or a sentence of their own."""
+    return i > 0 and _same_cell(layout, ws[i - 1], ws[i]) and \
+        layout.words[ws[i - 1]].text.rstrip(",;:")[-1:].isalpha() and layout.words[ws[i - 1]].text[:1].islower()
 
 
 def _sentence_goes_on(layout: PageView, ws: tuple[int, ...], j: int) -> bool:

@@ -640,6 +640,18 @@ def test_a_lawyers_professional_corporation_is_one_value(rules):
         ["Copies: Litchfield, J. T."]))]
 
 
+def test_initials_and_a_surname_inside_a_sentence_are_a_name(rules):
+    """A meeting report's prose ("This was agreed to by T. Parrack and A. Forsythe at the"):
+    the lower-case word after the surname goes on with the sentence, but the initials stand
+    inside it, after "by", so they open a name, not a list item."""
+    spans = [(s.type, s.text) for s in rules.detect(page_from_rows(
+        ["This was agreed to by T. Parrack and A. Forsythe at the meeting."]))]
+    assert ("PERSON", "T. Parrack") in spans and ("PERSON", "A. Forsythe") in spans, spans
+    # a list item's letter opens its line, and its heading goes on as a sentence
+    assert not [s for s in rules.detect(page_from_rows(["A. Field work was done in May."]))
+                if s.type == "PERSON"]
+
+
 def test_a_wide_gap_after_a_surname_and_initial_still_parts_two_columns(rules):
     # "Jones, A." then a second column: only the initials that open a name may stand apart
     page = _typed_row(("cc:", 40, 60), ("Jones,", 80, 130), ("A.", 138, 148), ("Brooks,", 176, 231),
