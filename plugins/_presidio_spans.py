@@ -27,9 +27,14 @@ def _cut_word(text: str, start: int, end: int) -> bool:
 
 def _mostly_digits(word: str) -> bool:
     """At least half of the word's letters and digits are digits: a code, a date or an
-    amount, not part of a name (OCR misreading a name turns a letter or two into digits)."""
+    amount, not part of a name (OCR misreading a name turns a letter or two into digits);
+    or digits stand apart from its letters, set off by a hyphen or a slash: a product or
+    part code ("MC-4-S", "SQC-21", "lboro/125"; a misread letter sits inside its word)."""
     alnum = [c for c in word if c.isalnum()]
-    return 2 * sum(c.isdigit() for c in alnum) >= len(alnum)
+    return 2 * sum(c.isdigit() for c in alnum) >= len(alnum) or bool(_CODE_DIGITS.search(word))
+
+
+_CODE_DIGITS = re.compile(r"(?:^|[-/])\d+(?:[-/]|$)")
 
 
 def _name_pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:

@@ -544,3 +544,11 @@ def test_a_word_without_a_capital_opening_any_word_is_no_name():
     assert not pd_spans._uncapitalised(text, text.index("Molly"), at - 1)
     start = text.index("Molly")
     assert [text[s:e] for s, e in pd_spans._name_words(text, start, len(text))] == ["Molly Toomey"]
+
+
+@pytest.mark.parametrize("word, code", [
+    ("MC-4-S", True), ("SQC-21", True), ("lboro/125", True), ("08/07/1979", True),
+    # a letter OCR misread as a digit sits inside the name's word
+    ("Sm1th", False), ("J0hn", False), ("Jean-Luc", False), ("O'Brien", False)])
+def test_a_word_with_digits_set_apart_is_a_code_not_a_name(word, code):
+    assert pd_spans._mostly_digits(word) is code
