@@ -225,6 +225,16 @@ _CAPTIONED = re.compile(r"(?:\b[Nn]ame\b|\bNAME\b|:)[^\n:]*$")
 _BEFORE_OPTION = re.compile(r"[ ]or[ ][A-Z]")
 
 
+def _opens_place(toks: list[str]) -> bool:
+    """A compass word opening a country's or a US state's name, or the adjective of one
+    ("SOUTH AFRICAN TOURISM BOARD", "North Carolina Farm Bureau"): part of the name, not a
+    region word before it."""
+    if len(toks) < 3 or toks[0].lower() not in ("north", "south", "east", "west") or not toks[1].isspace():
+        return False
+    nxt = toks[2]
+    return known_place(f"{toks[0]} {nxt}") or (nxt[-1:].lower() == "n" and known_place(f"{toks[0]} {nxt[:-1]}"))
+
+
 def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: str = "") -> int | None:
     """Where the organisation's name starts in a ``with_words`` match, or None when the
     match is no organisation: leading label and heading words ("Bill To Acme Inc") are
@@ -238,7 +248,7 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: s
     # (the joining words first: "Name of Registrant Arab Information Center" is cut after
     # "Registrant", not left starting at "of")
     toks = re.split(r"([ ](?:and|of|the)[ ]|[ ,&]+)", m.group("name"))
-    while toks and toks[0].lower() in forms.not_name:
+    while toks and toks[0].lower() in forms.not_name and not _opens_place(toks):
         start += len(toks[0]) + (len(toks[1]) if len(toks) > 1 else 0)
         toks = toks[2:]
     if not toks or not toks[0] or start >= m.end():

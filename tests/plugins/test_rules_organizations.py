@@ -53,6 +53,8 @@ def test_headings_and_plain_words_are_not_organisations(forms):
     (["Name of registrant (or agent) AUSTRALIAN NATIONAL TRAVEL ASSOCIATION"],
      "AUSTRALIAN NATIONAL TRAVEL ASSOCIATION"),
     (["Name of foreign principal JAPAN NATIONAL TOURISM ORGANIZATION"], "JAPAN NATIONAL TOURISM ORGANIZATION"),
+    # a compass word opening a country's name (its adjective) is the name's
+    (["Name of foreign principal SOUTH AFRICAN TOURISM BOARD"], "SOUTH AFRICAN TOURISM BOARD"),
     (["Client: AMERICAN TOBACCO COMPANY"], "AMERICAN TOBACCO COMPANY"),
     # the caption's own words are cut off a name in title case
     (["Name of Registrant Arab Information Center"], "Arab Information Center"),
