@@ -29,6 +29,7 @@ CELL = 1.5                # a thin straight run 1.5 h long (as tall as a pen str
                           # is a table's cell border, not what makes a piece handwriting
 THICK = 0.3               # ... unless thick: a felt pen's upright strokes run straight for
                           # long, ruling is a hairline
+CIRCLED_W = 1.5           # a ring round a circled word is at least 1.5 h wide inside
 RING = 4.0                # a hole 4 h across both ways filling RING_SHARE of its ring's
 RING_SHARE = 0.5          # extent is inside a stamp's or seal's border (a pen's loops are
                           # smaller, or part of a longer stroke)
@@ -179,6 +180,32 @@ def print_share(s: Strokes, box) -> float:
     region = s.strokes[r0:r1, c0:c1]
     return float((region & s.printed[r0:r1, c0:c1]).sum()) / max(1, int(region.sum()))
 
+
+
+def circles_print(sub: np.ndarray, origin, h: float, printed=()) -> bool:
+    """Whether a piece is a ring drawn round other ink: a hole at least CIRCLED_W h wide and
+    1 h tall, filling half the piece's extent, with unread ink or a read word (``printed``:
+    page boxes) inside it (an option of a form circled by hand: "Yes", "Organic"). A
+    signature's loops are its letters' and hold none."""
+    import cv2
+
+    contours, hierarchy = cv2.findContours(sub.astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return False
+    outer = [cv2.boundingRect(c) for c, hr in zip(contours, hierarchy[0]) if hr[3] < 0]
+    H, W = sub.shape
+    for c, (_, _, _, parent) in zip(contours, hierarchy[0]):
+        if parent < 0:
+            continue
+        x, y, w, hh = cv2.boundingRect(c)
+        if w < CIRCLED_W * h or hh < h or w * hh < RING_SHARE * W * H:
+            continue
+        if any(x <= ox and oy >= y and ox + ow <= x + w and oy + oh <= y + hh for ox, oy, ow, oh in outer):
+            return True
+        X, Y = origin[0] + x, origin[1] + y
+        if any(X <= (b[0] + b[2]) / 2 <= X + w and Y <= (b[1] + b[3]) / 2 <= Y + hh for b in printed):
+            return True
+    return False
 
 
 def ring_holes(sub: np.ndarray, origin, h: float) -> list:

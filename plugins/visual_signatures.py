@@ -43,7 +43,8 @@ from redactor_plugins._signature_anchors import (INITIALS, Anchors, after_date_c
                                                  is_label, letters_box, near_label, on_rule, opens_blank,
                                                  over_typed_name, print_extent, typed_names)
 from redactor_plugins._signature_dates import split_date
-from redactor_plugins._signature_strokes import (Strokes, bands, pen_strokes, pieces_of, print_share, ring_holes,
+from redactor_plugins._signature_strokes import (Strokes, bands, circles_print, pen_strokes, pieces_of, print_share,
+                                                 ring_holes,
                                                  strokes_of)
 from redactor_plugins.visual_common import CONFIDENT, alnum, gray_of, ink_of, text_height, words_of
 
@@ -128,11 +129,12 @@ class SignatureDetector(VisualDetector):
         s = strokes_of(ink, words, h)
         pieces, holes = [], []
         blanks = [letters_box(w) for w in anchors.labels if opens_blank(w)]
+        printed = [w.bbox for w in words if w.conf >= CONFIDENT and alnum(w.text)]
         for box, sub, origin in pieces_of(s):
             piece = _in_blank(self._piece(s, box, sub, origin, anchors.labels), blanks)
             ring = ring_holes(sub, origin, s.h) if piece is not None else []
             holes += ring
-            if piece is not None and not ring:
+            if piece is not None and not ring and not circles_print(sub, origin, s.h, printed):
                 pieces.append(piece)
         # the text inside a stamp's border is the stamp's
         pieces = [p for p in pieces if not any(_inside(p.box, hole) for hole in holes)]

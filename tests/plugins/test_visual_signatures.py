@@ -215,3 +215,28 @@ def test_a_letterheads_script_logo_over_the_company_name_is_no_signature(ocr):
     found = registry.create("visual", "signatures").find(image, ocr.read(image))
     assert [r for r in found if iou(r.bbox, memo) >= 0.5], [r.bbox for r in found]
     assert not [r for r in found if iou(r.bbox, logo) > 0.1], (logo, [r.bbox for r in found])
+
+
+def test_an_option_circled_by_hand_is_no_signature(ocr):
+    # "MSDS ON FILE? (Circle One): (Yes)  No" over the form's rule: a pen's ring round
+    # printed ink is an answer, not a signature on the line
+    import cv2
+
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 18)
+    for k in range(6):
+        d.text((110, 140 + 30 * k), "The applicant states the facts set out below and on the attached sheets.",
+               font=font, fill=0)
+    d.text((110, 460), "MSDS ON FILE? (Circle One):", font=font, fill=0)
+    d.text((520, 460), "Yes", font=font, fill=0)
+    d.text((760, 460), "No", font=font, fill=0)
+    d.line((100, 505, 1150, 505), fill=0, width=2)
+    arr = np.array(img)
+    ring = np.zeros(arr.shape, np.uint8)
+    cv2.ellipse(ring, (538, 471), (40, 24), -8, 20, 395, 1, 3, cv2.LINE_AA)
+    arr[ring > 0] = 0
+    image = Image.fromarray(arr).convert("RGB")
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert not [r for r in found if r.bbox[0] < 580 and r.bbox[2] > 500 and r.bbox[1] < 495], \
+        [r.bbox for r in found]
