@@ -8,10 +8,9 @@ Lengths are in units of the body text height h. Pure functions of the OCR words 
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from redactor.plugin_api import union_box
 from redactor_plugins.visual_common import CONFIDENT, alnum

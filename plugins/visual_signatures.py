@@ -44,8 +44,7 @@ from redactor_plugins._signature_anchors import (INITIALS, Anchors, after_date_c
                                                  over_typed_name, print_extent, typed_names)
 from redactor_plugins._signature_dates import split_date
 from redactor_plugins._signature_strokes import (Strokes, bands, circles_print, pen_strokes, pieces_of, print_share,
-                                                 ring_holes,
-                                                 strokes_of)
+                                                 ring_holes, strokes_of)
 from redactor_plugins.visual_common import CONFIDENT, alnum, gray_of, ink_of, text_height, words_of
 
 # Geometry, in units of the body text height h (so it holds at any scan resolution).
