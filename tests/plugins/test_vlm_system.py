@@ -307,8 +307,8 @@ def test_predict_records_a_bad_answer_as_the_page_error_counted_by_valid(page, t
     records = []
     for pid in ("good", "bad"):
         copy = image.copy()
-        if pid == "bad":                     # another page, not a cache hit of the first
-            copy.putpixel((5, 5), (0, 0, 0))
+        if pid == "bad":      # another page (no cache hit of the first), told apart below
+            ImageDraw.Draw(copy).rectangle((900, 600, 960, 660), fill="black")
         copy.save(tmp_path / f"{pid}.png")
         records.append({"page_id": pid, "image": f"{pid}.png", "width": PAGE_SIZE[0],
                         "height": PAGE_SIZE[1], "source": "synthetic", "page_type": "letter",
@@ -316,10 +316,17 @@ def test_predict_records_a_bad_answer_as_the_page_error_counted_by_valid(page, t
                                          "value": "maria@example.com"}]})
     (tmp_path / "pages.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     good = {"type": "EMAIL", "bbox": norm(boxes["email"]), "value": "maria@example.com"}
-    replies = [answer([good]),
-               content_reply('{"coords": "normalized_0_999", "redactions": [{"type": "EMAIL", "bb')]
+    broken = content_reply('{"coords": "normalized_0_999", "redactions": [{"type": "EMAIL", "bb')
+
+    def reply_by_page(request):
+        # pages run in parallel workers, so the answer follows the page sent, not the order
+        _, _, _, sent = request_parts(request)
+        w, h = sent.size
+        corner = sent.convert("L").crop((int(w * 0.91), int(h * 0.87), int(w * 0.95), int(h * 0.93)))
+        return broken if np.asarray(corner).mean() < 128 else answer([good])
+
     out = tmp_path / "preds.jsonl"
-    with fakes.FakeServer(fakes.scripted(replies)) as server:
+    with fakes.FakeServer(fakes.scripted([reply_by_page, reply_by_page])) as server:
         code = main(["predict", "--pages", str(tmp_path / "pages.jsonl"), "--out", str(out),
                      "--ocr-free", "vlm",
                      "--detector-option", f"vlm.base_url={server.url}/v1",
