@@ -11,10 +11,14 @@ itself: the word crop is split into glyph columns (runs of inked columns), and a
 edge is dropped only when the OCR text says the edge character is punctuation and the glyph
 has that punctuation's shape (a comma is short and low, a bracket narrow). When the shapes
 do not agree (glyphs touching, noise) the whole word stays covered: a trim may fail to
-happen, it never uncovers a letter or digit it cannot account for.
+happen, it never uncovers a letter or digit it cannot account for. A short caption OCR
+read glued to its value ("No.436") is cut off the same way, at its stop's glyph
+(``cut_after_caption``).
 Pure functions on numpy arrays.
 """
 from __future__ import annotations
+
+import re
 
 import numpy as np
 
@@ -185,3 +189,44 @@ def cut_at_slash(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_e
     if rows.size == 0 or k1 - k0 < 2:
         return None
     return (float(bx0 + k0), float(by0 + rows[0]), float(bx0 + k1), float(by0 + rows[-1] + 1))
+
+
+# A caption OCR read glued to its value ("No.436", "Tel.5551234", "Date:12/3/92"): a short
+# abbreviation and its stop or colon. Typewriters and tight print leave little space after
+# the stop and OCR then reads one word; the reader still sees the caption apart from the value.
+_GLUED_CAPTION = re.compile(r"[A-Za-z]{2,5}[.:]")
+CAPTION_STOP_REACH = 1.5   # character widths from where the characters put the stop
+CAPTION_KEEP_MIN = 0.5     # the value's part keeps at least this share of its width by count
+
+
+def cut_after_caption(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_end: int,
+                      threshold: float | None = None) -> BBox | None:
+    """The box of ``text[keep_start:]`` inside word box ``box`` when what the span leaves out
+    is a caption glued to the value ("No." of "No.436"): the caption's stop (or colon) must
+    show on the ink as its own glyph, shaped as one, within a character or two of where the
+    characters put it, and the value's ink starts at the next glyph. None otherwise (the
+    whole word stays covered)."""
+    prefix = text[:keep_start]
+    if keep_end != len(text) or not _GLUED_CAPTION.fullmatch(prefix) or \
+            keep_start >= len(text) or not text[keep_start].isalnum():
+        return None
+    crop = _word_ink(gray, box, threshold, min_width=2 * len(text))
+    if crop is None:
+        return None
+    mask, bx0, by0, bx1, h = crop
+    glyphs = _runs(mask.any(axis=0))
+    cw = (bx1 - bx0) / len(text)
+    at = (keep_start - 0.5) * cw
+    stops = [k for k, (g0, g1) in enumerate(glyphs[:-1])
+             if abs((g0 + g1) / 2 - at) <= CAPTION_STOP_REACH * cw
+             and _is_shaped_like(prefix[-1], mask[:, g0:g1], h)]
+    if not stops:
+        return None
+    k = min(stops, key=lambda k: abs(sum(glyphs[k]) / 2 - at))
+    k0 = glyphs[k + 1][0]
+    if (bx1 - bx0) - k0 < CAPTION_KEEP_MIN * cw * (len(text) - keep_start):
+        return None
+    rows = np.nonzero(mask[:, k0:].any(axis=1))[0]
+    if rows.size == 0:
+        return None
+    return (float(bx0 + k0), float(by0 + rows[0]), float(bx1), float(by0 + rows[-1] + 1))

@@ -39,8 +39,18 @@ def test_a_number_caption_after_a_sentence_names_a_reference_read_with_a_tilde(r
     assert not any("No" in text for typ, text in spans if typ == "LOCATION"), spans
 
 
+def test_a_number_caption_read_glued_to_its_number_still_names_it(rules):
+    """An "ADDRESSEE ONLY" stamp's "No. 436 By ___" typed tight: OCR reads "No.436"."""
+    page = one_line_rows([[(20, "Ms. R. deLacy"), (470, "No.436"), (595, "By")]])
+    assert ("REFERENCE_NUMBER", "436") in found(rules, page)
+    page = page_from_rows(["Invoice No.12345"])
+    assert ("REFERENCE_NUMBER", "12345") in found(rules, page)
+
+
 @pytest.mark.parametrize("row", [
     "No. of samples 12",                       # a count
+    "See No.4 and No.7 above",                 # one digit: a list's item
+    "Page No.3",
     "NO. OF UNITS 12",
     "Page No. 3",                              # the page's number
     "Page 3 of 5",

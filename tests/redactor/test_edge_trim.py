@@ -253,3 +253,39 @@ def test_a_closing_quote_and_bracket_that_touch_are_cut_together():
     cols = np.nonzero((gray[:, v0:v1] < 128).any(axis=0))[0] + v0
     assert cut[0] <= cols[0] and cut[2] >= cols[-1] + 1          # every letter stays hidden
     assert cut[2] <= boxes["”"][0] + 2 and cut[0] >= boxes["“"][2] - 2
+
+
+@pytest.mark.parametrize("font_path", [SANS, SERIF, "/usr/share/fonts/truetype/freefont/FreeMono.ttf"])
+@pytest.mark.parametrize("caption, value", [("No.", "436"), ("Tel.", "5551234"), ("Date:", "12/3/92")])
+def test_a_caption_read_glued_to_its_value_is_cut_off_at_its_stop(font_path, caption, value):
+    """"No.436" read as one word off a typed "No. 436": the value's box starts at its
+    first digit's ink, the caption and its stop stay outside."""
+    from redactor.edge_trim import cut_after_caption
+
+    gray, (cap, val) = render([caption, value], font_path)
+    text = caption + value
+    cut = cut_after_caption(gray, word_box([cap, val]), text, len(caption), len(text))
+    assert cut is not None
+    assert cut[0] <= val[0] and cut[2] >= val[2] and cut[0] >= cap[2] - 1
+
+
+def test_no_caption_cut_inside_a_value_or_after_an_initial():
+    from redactor.edge_trim import cut_after_caption
+
+    gray, parts = render(["No.4.", "36"])          # the stop found is not the caption's
+    assert cut_after_caption(gray, word_box(parts), "No.4.36", 5, 7) is None
+    gray, parts = render(["J.", "Smith"])          # an initial is no caption
+    assert cut_after_caption(gray, word_box(parts), "J.Smith", 2, 7) is None
+    gray, parts = render(["No", "436"])            # no stop on the ink where "." was read
+    assert cut_after_caption(gray, word_box(parts), "No.436", 3, 6) is None
+
+
+def test_align_spans_boxes_a_number_glued_to_its_caption_without_the_caption():
+    gray, (cap, val) = render(["No.", "436"], "/usr/share/fonts/truetype/freefont/FreeMono.ttf")
+    box = word_box([cap, val])
+    page = OcrPage(gray.shape[1], gray.shape[0], (WordBox("No.436", box, 90.0, 0, 0),), "test")
+    [red] = align_spans(page, [Span(3, 6, "REFERENCE_NUMBER", 0.9, "rules")], image=gray).redactions
+    assert red.value == "436" and red.bbox[0] >= cap[2] - 1 and red.bbox[2] >= val[2]
+    # without the image there is no ink to cut on: the whole word
+    [red] = align_spans(page, [Span(3, 6, "REFERENCE_NUMBER", 0.9, "rules")]).redactions
+    assert red.bbox == box
