@@ -121,11 +121,26 @@ STRUCTURAL_SCORE = 0.9
 PATTERN_SCORE = 0.5
 
 
+# A form's fill-in line OCR read as underscores between a caption and the value typed on
+# it ("Date_March 18, 1968", "Name__J. Smith"): the line parts two words as a space does.
+# Not in a mail or web address, where "_" belongs to the name ("j_smith@acme.com"), and
+# not before a lower-case letter ("user_name").
+_INNER_FILL_IN = re.compile(r"(?<=[A-Za-z.:])_+(?=[A-Z0-9])")
+
+
+def _fold_word(text: str) -> str:
+    text = fold_in_place(text)
+    if "_" in text and "@" not in text and "/" not in text.split("_")[0]:
+        text = _INNER_FILL_IN.sub(lambda m: " " * len(m.group()), text)
+    return text
+
+
 def folded_page(page: OcrPage) -> OcrPage:
-    """``page`` with its words' accents off, character for character (offsets hold)."""
-    if page.text.isascii():
+    """``page`` with its words' accents off and a fill-in line between a caption and its
+    value read as a space, character for character (offsets hold)."""
+    if page.text.isascii() and "_" not in page.text:
         return page
-    words = tuple(WordBox(fold_in_place(w.text), w.bbox, w.conf, w.line, w.block)
+    words = tuple(WordBox(_fold_word(w.text), w.bbox, w.conf, w.line, w.block)
                   for w in page.words)
     return OcrPage(page.width, page.height, words, page.engine, page.version)
 

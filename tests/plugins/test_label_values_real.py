@@ -163,3 +163,12 @@ def test_an_assay_or_promotion_number_is_a_reference(rules, row, value):
 @pytest.mark.parametrize("row", ["The assay was repeated 12 times.", "Promo code applies to 3 items."])
 def test_the_words_in_prose_name_no_reference(rules, row):
     assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
+
+
+def test_a_fill_in_line_read_between_a_caption_and_its_value_parts_them(rules):
+    """"Date ____" with the date typed on the line: OCR reads "Date_March 18, 1968"."""
+    assert ("DATE", "March 18, 1968") in found(rules, page_from_rows(["Date_March 18, 1968"]))
+    # a month and a year a line parts: one date as "DEC 1987" is
+    assert ("DATE", "DEC_1987") in found(rules, page_from_rows(["Date of issue DEC_1987"]))
+    # an underscore inside a mail address or a user name is the name's own
+    assert ("EMAIL", "j_Smith@acme.com") in found(rules, page_from_rows(["Email: j_Smith@acme.com"]))
