@@ -15,9 +15,10 @@ from redactor_plugins.rules.values import is_common_word
 
 # A person's initial as typed ("J.", "S.P.", "A.W.") or as OCR reads a capital whose lower
 # case has the same shape ("Ss.", "Vv."), an S with its serif ("S$."), an O as a zero
-# ("William 0. Iverson") or an E as the euro sign ("J. €. Mann"). "P.H.H." alone (no
-# surname) is a staff member's initials, which the guide leaves to signatures and routing.
-_INITIAL = re.compile(r"(?:[A-Z]\.){1,3}|(?:Cc|Oo|Ss|Vv|Ww|Xx|Zz|S\$|0|€)\.")
+# ("William 0. Iverson") or an E as the euro sign ("J. €. Mann"); a speck of a photocopy
+# OCR read beside the stop ("L.¢ GORDON"). "P.H.H." alone (no surname) is a staff
+# member's initials, which the guide leaves to signatures and routing.
+_INITIAL = re.compile(r"(?:[A-Z]\.){1,3}[¢°*]?|(?:Cc|Oo|Ss|Vv|Ww|Xx|Zz|S\$|0|€)\.")
 # A surname: capitalised ("Wigand", "McBride", "O'Neil", "Smith-Jones"), in capitals
 # ("HARPER"), or with a lower-case particle glued on ("deLacy", "van't"). A slash may join
 # a second person ("Anders/J. Mann"): the surname ends at it.
@@ -96,6 +97,11 @@ def _initials_run(layout: PageView, ws: tuple[int, ...], i: int) -> int:
         if n == 0 and _RULE_AND_INITIAL.fullmatch(t) and _opens_cell(layout, ws, i):
             n = 1
             continue
+        # "A. J, GIACOIO": a later initial's dot read as a comma, its surname right after
+        # it in the cell (a comma that ends a name has no surname after it)
+        misread = misread or (n > 0 and re.fullmatch(r"[A-Z],", t) and i + n + 1 < len(ws) and
+                              _same_cell(layout, ws[i + n], ws[i + n + 1]) and
+                              _SURNAME.fullmatch(layout.words[ws[i + n + 1]].text) is not None)
         # "Wilcoxin, F., J. of Pharmacol.": a comma after the last initial ends the name
         if t[-1:] in ",;" and _INITIAL.fullmatch(t[:-1]) and not misread:
             return n + 1

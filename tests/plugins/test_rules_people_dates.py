@@ -249,6 +249,16 @@ def test_a_bracket_read_into_a_lists_first_initial_keeps_the_name_whole(rules):
     assert ("PERSON", "IL. Gordon") not in inside, inside
 
 
+def test_initials_read_with_a_comma_or_a_speck_still_open_a_name(rules):
+    """A copy list typed in capitals and photocopied: "A. J, GIACOIO" (the second initial's
+    stop read as a comma, the surname right after it) and "L.¢ GORDON" (a speck beside
+    the stop) are names as "P, J. MCCANN" is."""
+    spans = found(rules, [[(98, "L.¢ GORDON"), (254, "P, J. MCCANN")], [(98, "P. MASTANDREA"), (254, "A. J, GIACOIO")]])
+    assert {("PERSON", "L.¢ GORDON"), ("PERSON", "A. J, GIACOIO")} <= spans, spans
+    # a comma after the last initial with no surname after it still ends a sorted name
+    assert ("PERSON", "Wilcoxin, F.") in found(rules, ["Wilcoxin, F., J. of Pharmacol."])
+
+
 @pytest.mark.parametrize("row, date", [
     ("- Coupon Issue Date" + " " * 12 + "10/90", "10/90"),
     ("Payment Due Date" + " " * 12 + "4/15/91", "4/15/91"),
