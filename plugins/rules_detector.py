@@ -123,26 +123,38 @@ PATTERN_SCORE = 0.5
 
 
 # A form's fill-in line OCR read as underscores between a caption and the value typed on
-# it ("Date_March 18, 1968", "Name__J. Smith"): the line parts two words as a space does.
-# Not in a mail or web address, where "_" belongs to the name ("j_smith@acme.com"), and
-# not before a lower-case letter ("user_name").
+# it ("Date_March 18, 1968", "FROM:___C_T_ Corporation"): the line parts two words as a
+# space does. Not in a mail or web address, where "_" belongs to the name
+# ("j_Smith@acme.com"), and not before a lower-case letter ("user_name").
 _INNER_FILL_IN = re.compile(r"(?<=[A-Za-z.:])_+(?=[A-Z0-9])")
 
 
-def _fold_word(text: str) -> str:
-    text = fold_in_place(text)
-    if "_" in text and "@" not in text and "/" not in text.split("_")[0]:
-        text = _INNER_FILL_IN.sub(lambda m: " " * len(m.group()), text)
-    return text
+def _split_at_fill_ins(w: WordBox) -> list[WordBox]:
+    """``w`` as the words its inner fill-in lines part, character for character: each
+    line's first underscore becomes the space between two words, the rest of the line opens
+    the next word (as a line before a value does); boxes shared out by character count."""
+    if "_" not in w.text or "@" in w.text or "/" in w.text.split("_")[0]:
+        return [w]
+    cuts = [m.start() for m in _INNER_FILL_IN.finditer(w.text)]
+    if not cuts:
+        return [w]
+    x0, y0, x1, y1 = w.bbox
+    per = (x1 - x0) / len(w.text)
+    out, start = [], 0
+    for cut in cuts + [len(w.text)]:
+        piece = w.text[start:cut]
+        out.append(WordBox(piece, (x0 + start * per, y0, x0 + cut * per, y1), w.conf, w.line, w.block))
+        start = cut + 1
+    return out
 
 
 def folded_page(page: OcrPage) -> OcrPage:
-    """``page`` with its words' accents off and a fill-in line between a caption and its
-    value read as a space, character for character (offsets hold)."""
+    """``page`` with its words' accents off and words parted at a fill-in line between a
+    caption and its value, character for character (offsets into its text hold)."""
     if page.text.isascii() and "_" not in page.text:
         return page
-    words = tuple(WordBox(_fold_word(w.text), w.bbox, w.conf, w.line, w.block)
-                  for w in page.words)
+    words = tuple(part for w in page.words
+                  for part in _split_at_fill_ins(WordBox(fold_in_place(w.text), w.bbox, w.conf, w.line, w.block)))
     return OcrPage(page.width, page.height, words, page.engine, page.version)
 
 

@@ -170,5 +170,8 @@ def test_a_fill_in_line_read_between_a_caption_and_its_value_parts_them(rules):
     assert ("DATE", "March 18, 1968") in found(rules, page_from_rows(["Date_March 18, 1968"]))
     # a month and a year a line parts: one date as "DEC 1987" is
     assert ("DATE", "DEC_1987") in found(rules, page_from_rows(["Date of issue DEC_1987"]))
+    # a caption, a line, then a firm typed on it: the firm is a value of its own
+    assert ("ORGANIZATION", "C_T_ Corporation System") in \
+        found(rules, page_from_rows(["FROM:___C_T_ Corporation System"]))
     # an underscore inside a mail address or a user name is the name's own
     assert ("EMAIL", "j_Smith@acme.com") in found(rules, page_from_rows(["Email: j_Smith@acme.com"]))
