@@ -102,7 +102,9 @@ class _Rereads:
             if not new or _quality(new) <= _quality(old) or _mean_conf(new) < _mean_conf(old) \
                     or _digits(new) < _digits(old):
                 continue
-            new = [_Word(w.text, w.box, w.conf, *(_line_for(w, old, line_h) or
+            # a block read down had no lines across: the new words keep the crop's lines
+            new = [_Word(w.text, w.box, w.conf, *(((tag, n) + tuple(w.line_key), (tag, n)) if tag == "vertical"
+                                                   else _line_for(w, old, line_h) or
                                                    _line_for(w, kept, line_h) or
                                                    ((tag, n) + tuple(w.line_key), (tag, n))))
                    for w in new]
@@ -258,6 +260,56 @@ def _merged_regions(words: list[_Word], line_h: float) -> list[list[float]]:
                         grown = True
             _add_region(regions, [box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad])
     return regions[:MAX_MERGED_REGIONS]
+
+
+# A block whose words come back mostly taller than wide and unsure was read as vertical
+# text: Tesseract's layout analysis took a column of typed initials ("R. / A. / P." down a
+# copy list) for lines running down, and read the names beside them as fragments or not
+# at all. The block is read again as a block of lines across, with the ink left unread
+# beside it.
+VERTICAL_MIN_WORDS = 4
+VERTICAL_TALL = 1.2          # a word of 2+ letters this many times taller than wide runs down
+VERTICAL_SHARE = 0.5
+VERTICAL_MAX_CONF = 50.0
+VERTICAL_MAX_LINES = 30      # a region no taller than this many lines (not a whole column)
+MAX_VERTICAL_REGIONS = 4
+
+
+def _vertical_regions(words: list[_Word], line_h: float,
+                      taken: list[list[float]] = ()) -> list[list[float]]:
+    """Blocks read as vertical text on an upright page, each with a margin."""
+    blocks: dict[tuple, list[_Word]] = {}
+    for w in words:
+        blocks.setdefault(w.block_key, []).append(w)
+    pad = line_h / 3.0
+    regions: list[list[float]] = []
+    for ws in blocks.values():
+        lettered = [w for w in ws if sum(ch.isalnum() for ch in w.text) >= 2]
+        if len(ws) < VERTICAL_MIN_WORDS or len(lettered) < 3 or _mean_conf(ws) >= VERTICAL_MAX_CONF:
+            continue
+        down = [w for w in lettered if w.box[3] - w.box[1] > VERTICAL_TALL * (w.box[2] - w.box[0])]
+        if len(down) < VERTICAL_SHARE * len(lettered):
+            continue
+        box = [min(w.box[0] for w in ws) - pad, min(w.box[1] for w in ws) - pad,
+               max(w.box[2] for w in ws) + pad, max(w.box[3] for w in ws) + pad]
+        if box[3] - box[1] > VERTICAL_MAX_LINES * line_h or any(_overlaps(box, r) for r in taken):
+            continue
+        _add_region(regions, box)
+    return regions[:MAX_VERTICAL_REGIONS]
+
+
+def with_unread_beside(vertical: list[list[float]], unread: list[list[float]]) -> list[list[float]]:
+    """``unread`` without the regions that touch a vertical block's, which grow over them
+    (the names the block's initials stand before are read with them)."""
+    rest = []
+    for b in unread:
+        for r in vertical:
+            if _overlaps(b, r):
+                r[:] = [min(r[0], b[0]), min(r[1], b[1]), max(r[2], b[2]), max(r[3], b[3])]
+                break
+        else:
+            rest.append(b)
+    return rest
 
 
 def _unsure_regions(words: list[_Word], line_h: float,

@@ -40,14 +40,15 @@ from redactor_plugins._tesseract_lib import load_library
 # second reads of parts of a page in _tesseract_regions, the page's turns in
 # _tesseract_orientation; names imported from here stay here.
 from redactor_plugins._tesseract_orientation import _Orientation, _turn
-from redactor_plugins._tesseract_regions import _merged_regions, _Rereads, _unread_regions, _unsure_regions
+from redactor_plugins._tesseract_regions import (_merged_regions, _overlaps, _Rereads, _unread_regions,
+                                                _unsure_regions, _vertical_regions, with_unread_beside)
 from redactor_plugins._tesseract_regions import REREAD_SCALE  # noqa: F401 (re-exported)
 from redactor_plugins._tesseract_words import (INSTALL_HINT, _body_line_height, _join_row_parts,
                                                _join_split_lines, _quality, _reads_sideways, _reads_upright,
                                                _reads_well, _TesseractCalls, _Word)
 
 # Bumped whenever a change here or in _tesseract_* can change the words read: part of the cache key.
-ALGORITHM_REVISION = "13"
+ALGORITHM_REVISION = "15"
 log = logging.getLogger(__name__)
 # choose_scale's smallest gain: text at least target / MIN_UPSCALE tall is read as it is.
 MIN_UPSCALE = 1.25
@@ -356,13 +357,18 @@ class TesseractOcr(_Orientation, _Rereads, _TesseractCalls, OcrBackend):
         line_h = _body_line_height(words)
         if line_h and (self.split_merged or self.reread_unsure or self.read_unread):
             # One Tesseract run for all: its start-up costs as much as reading the crops.
-            merged = _merged_regions(words, line_h) if self.split_merged else []
-            unsure = _unsure_regions(words, line_h, merged) if self.reread_unsure else []
+            # a block read down is read across whole; its tall fragments are no lines run together
+            vertical = _vertical_regions(words, line_h) if self.split_merged else []
+            merged = [r for r in _merged_regions(words, line_h) if not any(_overlaps(r, v) for v in vertical)] \
+                if self.split_merged else []
+            unsure = _unsure_regions(words, line_h, merged + vertical) if self.reread_unsure else []
             unread = _unread_regions(work, words, text_h or line_h, merged + unsure) \
                 if self.read_unread else []
+            unread = with_unread_beside(vertical, unread)
             words = self._read_regions_again(
-                work, words, [(r, "merged") for r in merged] + [(r, "unsure") for r in unsure] +
-                [(r, "unread") for r in unread], line_h, text_h, dpi, deadline)
+                work, words, [(r, "merged") for r in merged] + [(r, "vertical") for r in vertical] +
+                [(r, "unsure") for r in unsure] + [(r, "unread") for r in unread],
+                line_h, text_h, dpi, deadline)
         if self.reread:
             words = self._reread(work, words, text_h, dpi, deadline)
         if self.join_lines:

@@ -597,3 +597,67 @@ def test_long_lines_side_by_side_and_cells_with_text_between_stay_apart():
     joined = _join_row_parts(cells)
     assert len({w.line_key for w in joined}) == 1
     assert [w.text for w in joined] == ["059", "Krystal", "New", "Danielview", "WA"]
+
+
+def _copy_list_page():
+    """A memo's copy list typed in a monospaced face, two initials and a surname a line,
+    with rules between the entries (as on a FUNSD fax cover), and the ink box of each
+    line's surname."""
+    font = ImageFont.truetype("/usr/share/fonts/truetype/freefont/FreeMono.ttf", 22)
+    image = Image.new("L", (1000, 420), 255)
+    draw = ImageDraw.Draw(image)
+    names = ["R. B. Spell", "A. J. Giacoio", "P. J. McCann", "S. L. Enloe", "T. L. Achey"]
+    boxes = {}
+    for i, name in enumerate(names):
+        y = 60 + 34 * i
+        draw.text((300, y), name, font=font, fill=0)
+        surname = name.split()[-1]
+        boxes[surname] = draw.textbbox((300 + draw.textlength(name[:-len(surname)], font=font), y), surname,
+                                       font=font)
+        if i in (0, 2, 4):
+            draw.line((100, y + 28, 900, y + 28), fill=0, width=2)
+    return image, boxes
+
+
+def test_a_block_read_as_vertical_text_is_read_again_across():
+    """A copy list's column of initials taken for text running down: Tesseract returned the
+    block as unsure fragments taller than wide ("Hal", "rela", "aie") and the surnames
+    beside them not at all (real FUNSD form 92657391: 5 names lost). The block, grown over
+    the unread ink beside it, is read again as lines across; each name comes back on a
+    line of its own."""
+    from redactor_plugins._tesseract_regions import _vertical_regions, with_unread_beside
+    from redactor_plugins._tesseract_words import _Word
+
+    image, surnames = _copy_list_page()
+    gray = np.asarray(image)
+    # the fragments as read on the real form, put over this page's initials column
+    # (text, box, confidence, the vertical "line" Tesseract put it on: one ran down the column)
+    frags = [("Hal", (302, 58, 318, 205), 48, 16), ("in", (300, 56, 326, 88), 31, 16),
+             (">", (306, 98, 330, 112), 65, 16), ("Fhe", (330, 60, 338, 110), 29, 17),
+             ("fe", (306, 150, 334, 168), 43, 17), ("ee", (322, 170, 328, 205), 34, 17),
+             ("rela", (336, 130, 366, 215), 23, 18), ("aie", (336, 58, 366, 108), 23, 18),
+             ("lee", (346, 110, 376, 160), 1, 19)]
+    words = [_Word(t, b, c, ("b", 1, line), ("b", 1)) for t, b, c, line in frags]
+    line_h = 26.0
+    vertical = _vertical_regions(words, line_h)
+    assert len(vertical) == 1
+    # the unread surnames beside the column join its region; unread ink elsewhere stays apart
+    beside, apart = [372.0, 55.0, 520.0, 210.0], [700.0, 300.0, 800.0, 330.0]
+    assert with_unread_beside(vertical, [beside, apart]) == [apart]
+    assert vertical[0][2] >= 520.0
+    ocr = TesseractOcr()
+    out = ocr._read_regions_again(gray, words, [(vertical[0], "vertical")], line_h, 22.0, 300,
+                                  time.monotonic() + 60)
+    texts = [w.text for w in out]
+    assert not {"Hal", "rela", "aie"} & set(texts)
+    lines = {w.text: w.line_key for w in out}
+    for surname in surnames:
+        assert surname in lines, " ".join(f"{w.text}@{int(w.box[1])}" for w in out)
+    # each name on a line of its own, its initials with it (the fragments' lines ran down)
+    rows = {s: {w.text for w in out if w.line_key == lines[s]} for s in surnames}
+    assert rows["Giacoio"] == {"A.", "J.", "Giacoio"} and rows["McCann"] == {"P.", "J.", "McCann"}, rows
+    assert len({lines[s] for s in surnames}) == len(surnames)
+    # a block read across, however unsure, is no vertical block
+    across = [_Word(t, (300 + 60 * k, 60, 350 + 60 * k, 80), 40, ("b", 2, 0), ("b", 2))
+              for k, t in enumerate(["Spell", "Giacoio", "McCann", "Enloe"])]
+    assert _vertical_regions(across, line_h) == []
