@@ -59,6 +59,9 @@ _NAME_OF = re.compile(rf"^{_ITEM}names? of (?:the )?(?:[a-z]+ ){{0,2}}?{_ROLE}(?
 # a header cell whose last word is the role ("Political Organization or Candidate")
 _ROLE_HEADER = re.compile(rf"^{_ITEM}(?:[a-z/&]+ ){{0,{MAX_HEADER_WORDS - 1}}}?{_ROLE}(?: names?)?$")
 _LEAD_ARTICLE = {"the"}
+# an account's or a store's number in brackets after its name, in the same cell ("Chatham
+# Oil (311-01)" down a sales report's account column): another value; the name ends there
+_BRACKETED_NUMBER = re.compile(r"[(\[][A-Za-z]{0,3}\d")
 
 
 def _cell_key(layout: PageView, cell: list[int]) -> str:
@@ -140,10 +143,17 @@ def _asks_for_organization(key: str) -> bool:
     return bool(roles) and all(r in ORG_ROLES for r in roles)
 
 
-def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool = False) -> Hit | None:
+def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool = False,
+              businesses: bool = False) -> Hit | None:
+    """The name a cell holds as a PERSON or ORGANIZATION hit, or None. ``organization``:
+    the caption asks for one; ``businesses``: the rows above in the column are
+    organisations, so a name without a given name or an initial is one too."""
     toks = [(layout.offsets[w][0], layout.offsets[w][1], layout.words[w].text) for w in run]
     while toks and not any(c.isalnum() for c in toks[0][2]):
         toks = toks[1:]
+    toks = next((toks[:k] for k, t in enumerate(toks) if k and _BRACKETED_NUMBER.match(t[2])), toks)
+    if toks and toks[0][2][:1] in "|[{" and toks[0][2][1:2].isalpha():
+        toks[0] = (toks[0][0] + 1, toks[0][1], toks[0][2][1:])   # a cell's border read into it
     article = None
     if len(toks) > 1 and toks[0][2].lower() in _LEAD_ARTICLE:
         article, toks = toks[0], toks[1:]
@@ -161,7 +171,9 @@ def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool
     if " ".join(w.strip(JUNK).lower() for w in words) in _NO_ANSWER or \
             all(w.strip(JUNK).lower() in vocab.title_words for w in words):
         return None     # no name given, or a job title ("Vice President")
-    if organization or _is_organization(words, org, vocab):
+    first = words[0].strip(".,")
+    business_row = businesses and len(first.rstrip(".")) > 1 and first.upper() not in given_names()
+    if organization or business_row or _is_organization(words, org, vocab):
         return Hit("label_organization", article[0] if article else s, e, SCORE)
     if not plausible_name(text[s:e], vocab) or len(words) < 2:
         return None
@@ -190,7 +202,7 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
                 if last is None:
                     break
                 bottom, seen = last.y1, seen | {last.index}
-            rows = 0
+            rows, column = 0, []
             while rows < (MAX_ROWS if header_row else 1):
                 below = [ln for ln in _lines_under(layout, bottom, x0, x1, ANSWER_GAP * h)
                          if ln.index not in seen]
@@ -201,10 +213,14 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
                         break
                 if not run:
                     break
-                hit = _name_hit(layout, run, vocab, _asks_for_organization(key))
+                # a column holds one kind of name: under rows of businesses ("Chatham Oil",
+                # "Express Stop"), "Conoco" and "Fowlers Oit" are businesses too
+                businesses = bool(column) and all(hit.rule == "label_organization" for hit in column)
+                hit = _name_hit(layout, run, vocab, _asks_for_organization(key), businesses)
                 if hit is None:
                     break
                 hits.append(hit)
+                column.append(hit)
                 rows += 1
                 bottom = max(layout.words[w].bbox[3] for w in run)
     return hits

@@ -110,6 +110,26 @@ def test_an_account_column_of_businesses(rules):
     assert not of_type(rules, page, "PERSON")
 
 
+def test_an_account_column_with_account_numbers_and_one_word_businesses(rules):
+    """A sales report's account list (an unseen FUNSD form): each account's number in
+    brackets after its name, a cell border read into one, one-word chains under the
+    businesses above them; a person under them stays a person."""
+    rows = [[(33, "NAME OF ACCOUNT"), (320, "VOLUME"), (480, "STORES")],
+            [(24, "Chatham Oil (311-01)"), (320, "139/27"), (480, "23")],
+            [(25, "Express Stop (309-30)"), (320, "202/22"), (480, "21")],
+            [(24, "Fowlers Oit (208-21)"), (320, "126/26"), (480, "15")],
+            [(22, "|Conoco (524-10)"), (320, "17")],
+            [(26, "Walgreen (625-60)"), (320, "17")],
+            [(26, "Mary Jones (410-12)"), (320, "9")]]
+    page = one_line_rows(rows, step=24)
+    orgs = of_type(rules, page, "ORGANIZATION")
+    assert {"Chatham Oil", "Express Stop", "Fowlers Oit", "Conoco", "Walgreen"} <= set(orgs), orgs
+    assert "Mary Jones" in of_type(rules, page, "PERSON")
+    # without businesses above, a one-word cell is no name of either kind
+    alone = one_line_rows([rows[0], [(26, "Walgreen (625-60)"), (320, "17")]], step=24)
+    assert "Walgreen" not in of_type(rules, alone, "ORGANIZATION") + of_type(rules, alone, "PERSON")
+
+
 def test_a_company_column_names_companies_whatever_their_shape(rules):
     page = one_line_rows([[(20, "RECIPIENT"), (300, "COMPANY"), (600, "Fax No."), (800, "PHONE No.")],
                           [(20, "John Mulderig"), (300, "Philip Morris"), (600, "917-663-5796")]], step=24)
