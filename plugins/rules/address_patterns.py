@@ -27,6 +27,7 @@ class AddressRegexes:
     ca_postcode: re.Pattern
     eu_street: re.Pattern
     eu_city: re.Pattern
+    eu_city_coded: re.Pattern
     state_zip: re.Pattern
     au_city: re.Pattern
     sg_city: re.Pattern
@@ -118,6 +119,14 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     eu_city = re.compile(
         r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?\d{4,5}[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
         rf"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?:,?[ ](?i:{my_states}))?(?:,[ ](?i:{countries}))?(?![\w])")
+    # European letters wrote the country's code before the postcode ("CH-2003 Neuchâtel",
+    # "D-8000 München 40", "F-75008 Paris": the CEPT convention, before 1990s postcodes
+    # went national): a postcode so marked is a town line on its own, under a firm's
+    # name as much as under a street
+    eu_codes = "CH|D|F|I|A|B|NL|L|DK|S|N|SF|FIN|E|P|GR|IRL|FL|H|PL|CS|CZ|YU|M"
+    eu_city_coded = re.compile(
+        rf"(?<![\w.,/\-])(?:{eu_codes})[ ]?-[ ]?\d{{4,5}}[ ][A-ZÄÖÜÉ][\wäöüßéèàçâ\-]{{2,}}"
+        rf"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+|[ ]\d{{1,2}})?(?:,[ ](?i:{countries}))?(?![\w])")
     # State and ZIP read right after a city name OCR garbled ("mort hina FL 91568": the
     # city and the street line above run together); only taken where the cell's words
     # before it are unsure and none reads as a place word (_garbled_place).
@@ -149,5 +158,5 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
         rf"{speck}{place}[ ]?[,.][ ]?(?:(?:{states})\.?|{state_names}|(?:{provs})|(?:{trad}))"
         rf"(?:[ ]?[,.]?[ ]+{zip_misread})?[ ,.;]*")
     return AddressRegexes(street, po_box, city_line, city_line_loose, uk_postcode, ca_postcode,
-                          eu_street, eu_city, state_zip, au_city, sg_city, in_city, in_street,
+                          eu_street, eu_city, eu_city_coded, state_zip, au_city, sg_city, in_city, in_street,
                           town_under_street)

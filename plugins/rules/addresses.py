@@ -17,16 +17,16 @@ from redactor_plugins.rules.lexicon import Vocab, normalise_label
 # how strongly each kind of line says "address" on its own
 SCORES = {"street": 0.8, "po_box": 0.85, "city_line": 0.85, "city_line_loose": 0.6,
            "uk_postcode": 0.7, "ca_postcode": 0.8,
-           "eu_street": 0.6, "eu_city": 0.5, "state_zip": 0.6,
+           "eu_street": 0.6, "eu_city": 0.5, "eu_city_coded": 0.7, "state_zip": 0.6,
            "au_city": 0.8, "sg_city": 0.85, "in_city": 0.5, "in_street": 0.5}
 RULES = {"street": "address_street", "po_box": "address_po_box", "city_line": "address_city_line",
           "city_line_loose": "address_city_line",
           "uk_postcode": "address_postcode", "ca_postcode": "address_postcode",
-          "eu_street": "address_street", "eu_city": "address_city_line",
+          "eu_street": "address_street", "eu_city": "address_city_line", "eu_city_coded": "address_city_line",
           "state_zip": "address_city_line", "au_city": "address_city_line",
           "sg_city": "address_city_line", "in_city": "address_city_line", "in_street": "address_street"}
 # kinds of line that end an address (city + state + ZIP, postcode lines)
-ENDS_ADDRESS = {"city_line", "city_line_loose", "uk_postcode", "ca_postcode", "eu_city",
+ENDS_ADDRESS = {"city_line", "city_line_loose", "uk_postcode", "ca_postcode", "eu_city", "eu_city_coded",
                  "state_zip", "au_city", "sg_city", "in_city"}
 # kinds that need a neighbouring address line before they count
 NEEDS_COMPANY = {"eu_street", "eu_city", "city_line_loose", "in_city", "in_street"}
@@ -167,7 +167,9 @@ def raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
                 if head is None:
                     continue
                 s = layout.offsets[head][0]
-            if kind == "eu_city" and any(h.seg == seg_of[w] and h.kind == "street" for h in out):
+            if kind == "eu_city_coded" and not _coded_town(text[s:e]):
+                continue   # "D-1234 Filter": a part's code and what it is
+            if kind in ("eu_city", "eu_city_coded") and any(h.seg == seg_of[w] and h.kind == "street" for h in out):
                 continue   # "1905 Pine Street" is a US street line, not "postcode + town"
             if kind in ("uk_postcode", "ca_postcode"):
                 s = _extend_over_place_words(layout, seg, w, s)
@@ -175,6 +177,15 @@ def raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
                 s = _split_house_number_start(layout, seg, w, s)
             out.append(LineHit(kind, s, e, seg_of[w]))
     return out
+
+
+def _coded_town(line: str) -> bool:
+    """Whether a country-coded postcode's word is a town's: a known place, or no everyday
+    word ("Neuchatel", "Muenchen"; not "Filter", "Series")."""
+    from redactor_plugins.rules.gazetteer import known_place   # (gazetteer imports this module)
+
+    town = line.split()[1] if len(line.split()) > 1 else ""
+    return known_place(town) or not V.is_common_word(town.lower())
 
 
 def _after_lead_label(text: str, s: int, e: int, rx: re.Pattern, label_regex: re.Pattern) -> int:

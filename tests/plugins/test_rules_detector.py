@@ -221,6 +221,22 @@ def test_lone_eu_postcode_city_is_not_enough(det):
     assert not any(t == "ADDRESS" for t, _ in found(det, ["We sold 12000 Units last year"]))
 
 
+@pytest.mark.parametrize("lines, town", [
+    (["Philip Morris Europe", "Fabriques de Tabac Reunies S.A.", "", "CH-2003 Neuchâtel"], "CH-2003 Neuchâtel"),
+    (["D-8000 München 40"], "D-8000 München 40"),
+    (["F-75008 Paris"], "F-75008 Paris"),
+])
+def test_a_country_coded_postcode_is_a_town_line_on_its_own(det, lines, town):
+    """European letters of the 1960s-1990s wrote the country's code before the postcode
+    (an unseen FUNSD letter's "CH-2003 Neuchâtel" under a firm's name, no street line)."""
+    assert ("ADDRESS", town) in found(det, lines), found(det, lines)
+
+
+@pytest.mark.parametrize("line", ["Order the D-1234 Filter today", "Part B-2003 Series only"])
+def test_a_part_code_and_an_everyday_word_are_no_coded_town(det, line):
+    assert not any(t == "ADDRESS" for t, _ in found(det, [line]))
+
+
 # ---- names --------------------------------------------------------------------------------------
 
 def test_names_from_titles_salutations_and_signatures(det):
