@@ -39,6 +39,9 @@ FILLERS = {"is", "was", "are", "will", "be", "of", "=", "-", "", "#", "no", "num
            "ending", "in", "on", "file"}
 _ADDRESS_AFTER_NAME = re.compile(r"[<(\[][^\s<>()\[\]]+@[^\s<>()\[\]]+[>)\]][;,]?")
 _STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))")
+# what names a company's own department after its name ("Factory Cost Dept."): the
+# annotation guide's internal departments are neither people nor organisations
+_DEPARTMENT_WORDS = frozenset({"dept", "department", "depts", "departments", "div", "division", "section"})
 _SLASH_DATE = re.compile(r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{2}|(?:19|20)\d{2})")
 # A memo's copy list: its recipients run down the page under the first one, one a line and
 # aligned with it ("cc: RSS / RDC / PHL / Records / Project Leader"), as names or as the staff
@@ -122,6 +125,9 @@ class LabelRules(LabelGeometry):
                 if r is None:
                     break
                 s, e, org = r
+                after = [t for t in toks if t[0] >= e][:1]
+                if after and after[0][2].lower().strip(".,;:") in _DEPARTMENT_WORDS:
+                    break    # "Copies to: Factory Cost Dept.": a department, no one's name
                 rule = "label_organization" if org else group.rule
                 if not org and place_with_compass(self.text[s:e]):
                     rule = "label_location"

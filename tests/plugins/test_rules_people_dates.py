@@ -249,6 +249,16 @@ def test_a_bracket_read_into_a_lists_first_initial_keeps_the_name_whole(rules):
     assert ("PERSON", "IL. Gordon") not in inside, inside
 
 
+def test_a_department_in_a_copy_list_is_no_ones_name(rules):
+    """"Copies to:" over "Factory Cost Dept." (read "Pactory"), "Writer", "Development
+    Center" (an unseen FUNSD form): a company's department is neither a person nor, by the
+    annotation guide, an organisation; people in such a list stay people."""
+    spans = found(rules, [[(46, "Copies to:")], [(130, "Pactory Cost Dept.")], [(131, "Writer")]])
+    assert not [v for t, v in spans if t == "PERSON"], spans
+    people = found(rules, [[(46, "Copies to:")], [(130, "Mary Jones")], [(131, "John Smith")]])
+    assert {("PERSON", "Mary Jones"), ("PERSON", "John Smith")} <= people, people
+
+
 def test_initials_read_with_a_comma_or_a_speck_still_open_a_name(rules):
     """A copy list typed in capitals and photocopied: "A. J, GIACOIO" (the second initial's
     stop read as a comma, the surname right after it) and "L.¢ GORDON" (a speck beside
