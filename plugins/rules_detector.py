@@ -125,8 +125,10 @@ PATTERN_SCORE = 0.5
 # A form's fill-in line OCR read as underscores between a caption and the value typed on
 # it ("Date_March 18, 1968", "FROM:___C_T_ Corporation"): the line parts two words as a
 # space does. Not in a mail or web address, where "_" belongs to the name
-# ("j_Smith@acme.com"), and not before a lower-case letter ("user_name").
+# ("j_Smith@acme.com"), not before a lower-case letter ("user_name"), and before a figure
+# only after a capitalised caption ("Date_12/3/84"; "m.lopez_88" is a user name).
 _INNER_FILL_IN = re.compile(r"(?<=[A-Za-z.:])_+(?=[A-Z0-9])")
+_CAPTION_PIECE = re.compile(r"[A-Z][A-Za-z]+[.:]?")
 
 
 def _split_at_fill_ins(w: WordBox) -> list[WordBox]:
@@ -135,7 +137,12 @@ def _split_at_fill_ins(w: WordBox) -> list[WordBox]:
     the next word (as a line before a value does); boxes shared out by character count."""
     if "_" not in w.text or "@" in w.text or "/" in w.text.split("_")[0]:
         return [w]
-    cuts = [m.start() for m in _INNER_FILL_IN.finditer(w.text)]
+    cuts, start = [], 0
+    for m in _INNER_FILL_IN.finditer(w.text):
+        if w.text[m.end()].isdigit() and not _CAPTION_PIECE.fullmatch(w.text[start:m.start()]):
+            continue
+        cuts.append(m.start())
+        start = m.end()
     if not cuts:
         return [w]
     x0, y0, x1, y1 = w.bbox

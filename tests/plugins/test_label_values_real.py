@@ -174,4 +174,5 @@ def test_a_fill_in_line_read_between_a_caption_and_its_value_parts_them(rules):
     assert ("ORGANIZATION", "C_T_ Corporation System") in \
         found(rules, page_from_rows(["FROM:___C_T_ Corporation System"]))
     # an underscore inside a mail address or a user name is the name's own
+    assert ("ONLINE_ID", "m.lopez_88") in found(rules, page_from_rows(["Username: m.lopez_88"]))
     assert ("EMAIL", "j_Smith@acme.com") in found(rules, page_from_rows(["Email: j_Smith@acme.com"]))
