@@ -41,7 +41,7 @@ _ADDRESS_AFTER_NAME = re.compile(r"[<(\[][^\s<>()\[\]]+@[^\s<>()\[\]]+[>)\]][;,]
 _STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))")
 # what names a company's own department after its name ("Factory Cost Dept."): the
 # annotation guide's internal departments are neither people nor organisations
-_DEPARTMENT_WORDS = frozenset({"dept", "department", "depts", "departments", "div", "division", "section"})
+_DEPARTMENT_WORDS = frozenset({"dept", "department", "depts", "departments"})
 _SLASH_DATE = re.compile(r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{2}|(?:19|20)\d{2})")
 # A memo's copy list: its recipients run down the page under the first one, one a line and
 # aligned with it ("cc: RSS / RDC / PHL / Records / Project Leader"), as names or as the staff
