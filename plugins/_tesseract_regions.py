@@ -14,6 +14,8 @@ they are judged on words and boxes alone.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from redactor_plugins import _scan_cleanup as sc
@@ -39,6 +41,9 @@ MERGED_JOIN = 1.5   # gap, in lines, to the words beside such a word taken with 
 MAX_UNSURE_REGIONS = 40
 # Inked regions where nothing was read, read with them (``read_unread``).
 MAX_UNREAD_REGIONS = 30
+# ... where an unsure word of 3+ letters beside a sure one on its line is kept from this
+LINE_WORD_CONF = 20.0
+_LETTER_WORD = re.compile(r"[A-Z][A-Za-z'’]{2,}[.,\-]?")
 
 
 class _Rereads:
@@ -95,9 +100,7 @@ class _Rereads:
             new = [w for w in new if _is_text(w)
                    and not any(_overlap_share(w.box, k.box) > 0.5 for k in kept)]
             if not old:
-                # where nothing was read, only words Tesseract is fairly sure of: the rest
-                # is a logo, a stamp or dirt read as letters
-                new = [w for w in new if w.conf >= UNSURE_CONF]
+                new = kept_where_unread(new)
             # Digits are what the values are made of: a read that loses some is no better.
             if not new or _quality(new) <= _quality(old) or _mean_conf(new) < _mean_conf(old) \
                     or _digits(new) < _digits(old):
@@ -231,6 +234,16 @@ class _Rereads:
                         per[k].append(_Word(wd.text, bx, wd.conf, wd.line_key, wd.block_key))
                     break
         return per
+
+
+def kept_where_unread(new: list[_Word]) -> list[_Word]:
+    """The words of a region where nothing was read that are taken in: only words Tesseract
+    is fairly sure of (the rest is a logo, a stamp or dirt read as letters), and a word of
+    letters on the line of a sure one, which is that line's text read worse ("ART
+    ERICKSEN-": the surname at 27 beside its given name at 72, a copy list under a rule)."""
+    sure_lines = {w.line_key for w in new if w.conf >= UNSURE_CONF}
+    return [w for w in new if w.conf >= UNSURE_CONF or
+            (w.line_key in sure_lines and w.conf >= LINE_WORD_CONF and _LETTER_WORD.fullmatch(w.text))]
 
 
 def _merged_regions(words: list[_Word], line_h: float) -> list[list[float]]:

@@ -661,3 +661,19 @@ def test_a_block_read_as_vertical_text_is_read_again_across():
     across = [_Word(t, (300 + 60 * k, 60, 350 + 60 * k, 80), 40, ("b", 2, 0), ("b", 2))
               for k, t in enumerate(["Spell", "Giacoio", "McCann", "Enloe"])]
     assert _vertical_regions(across, line_h) == []
+
+
+def test_an_unsure_word_beside_a_sure_one_is_kept_where_nothing_was_read():
+    """A copy list's line under a rule, read only on its own crop: "ART" at 72 and its
+    surname "ERICKSEN-" at 27 (a real FUNSD form). The surname is the line's text read
+    worse, kept; unsure marks, or unsure words on a line of their own, are dirt."""
+    from redactor_plugins._tesseract_regions import kept_where_unread
+    from redactor_plugins._tesseract_words import _Word
+
+    line, other = ("c", 1, 1), ("c", 1, 2)
+    read = [_Word("ART", (36, 168, 58, 180), 72.0, line, ("c", 1)),
+            _Word("ERICKSEN-", (62, 168, 131, 178), 27.0, line, ("c", 1)),
+            _Word("~", (135, 168, 140, 178), 18.0, line, ("c", 1)),
+            _Word("Oe", (36, 190, 50, 200), 0.0, other, ("c", 1)),
+            _Word("Rakes", (60, 190, 110, 200), 30.0, other, ("c", 1))]
+    assert [w.text for w in kept_where_unread(read)] == ["ART", "ERICKSEN-"]
