@@ -288,8 +288,7 @@ VERTICAL_MAX_LINES = 30      # a region no taller than this many lines (not a wh
 MAX_VERTICAL_REGIONS = 4
 
 
-def _vertical_regions(words: list[_Word], line_h: float,
-                      taken: list[list[float]] = ()) -> list[list[float]]:
+def _vertical_regions(words: list[_Word], line_h: float) -> list[list[float]]:
     """Blocks read as vertical text on an upright page, each with a margin."""
     blocks: dict[tuple, list[_Word]] = {}
     for w in words:
@@ -305,7 +304,7 @@ def _vertical_regions(words: list[_Word], line_h: float,
             continue
         box = [min(w.box[0] for w in ws) - pad, min(w.box[1] for w in ws) - pad,
                max(w.box[2] for w in ws) + pad, max(w.box[3] for w in ws) + pad]
-        if box[3] - box[1] > VERTICAL_MAX_LINES * line_h or any(_overlaps(box, r) for r in taken):
+        if box[3] - box[1] > VERTICAL_MAX_LINES * line_h:
             continue
         _add_region(regions, box)
     return regions[:MAX_VERTICAL_REGIONS]

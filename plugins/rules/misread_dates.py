@@ -55,10 +55,8 @@ def month_of(token: str) -> str | None:
         return u
     if len(u) < 4:
         return None
-    best = max(MONTH_NAMES, key=lambda name: difflib.SequenceMatcher(None, u, name).ratio())
-    if len(best) >= 5 and difflib.SequenceMatcher(None, u, best).ratio() >= LIKENESS:
-        return best
-    return None
+    likeness, best = max((difflib.SequenceMatcher(None, u, name).ratio(), name) for name in MONTH_NAMES)
+    return best if len(best) >= 5 and likeness >= LIKENESS else None
 
 
 def _day(token: str) -> bool:
