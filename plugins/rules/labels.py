@@ -47,7 +47,7 @@ _SLASH_DATE = re.compile(r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{2}|
 # aligned with it ("cc: RSS / RDC / PHL / Records / Project Leader"), as names or as the staff
 # initials memos route copies by; the list ends at the first line that is neither (an office,
 # a role: "Records", "Project Leader")
-COPY_LIST_KEYS = frozenset({"cc", "ce", "bcc", "distribution", "distribution list", "copies to", "copy to"})
+COPY_LIST_KEYS = frozenset({"cc", "ce", "ec", "bcc", "distribution", "distribution list", "copies to", "copy to"})
 _STAFF_INITIALS = re.compile(r"[A-Z]{2,4}")
 # a word in capitals is an everyday word at this frequency ("FILE" 4.8, "MEMO" 3.8, "FYI" 3.5);
 # three letters that are someone's initials are rarer strings ("PRC" 3.1, "RDC" 2.3)
@@ -402,6 +402,8 @@ class LabelRules(LabelGeometry):
         if len(toks) == 1 and _STAFF_INITIALS.fullmatch(toks[0][2]) and toks[0][2] not in NOT_INITIALS \
                 and toks[0][2] not in veto_words() and zipf_frequency(toks[0][2].lower(), "en") < INITIALS_ZIPF:
             return Hit("label_person", toks[0][0], toks[0][1], COPY_LIST_SCORE)
+        if all(V.INITIALS_LIST.fullmatch(t[2]) for t in toks):
+            return Hit("label_person", toks[0][0], toks[-1][1], COPY_LIST_SCORE)    # "JEM/DEC PRC/DRS"
         r = V.name_value(toks, self.vocab, loose=False)
         if r is None or r[2] or not plausible_name(self.text[r[0]:r[1]], self.vocab):
             return None

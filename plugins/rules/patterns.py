@@ -105,6 +105,12 @@ def _date_numeric(t: str) -> bool:
         len(parts[2]) == 2 or 1900 <= y <= 2099)
 
 
+def _date_range(t: str) -> bool:
+    # both ends of "3/12/81-3/24/81" are calendar dates
+    first, second = re.split(r"\s*[\-–]\s*", t, maxsplit=1)
+    return _date_numeric(first) and _date_numeric(second)
+
+
 def _date_time(t: str) -> bool:
     # the date part of "02/24/2014 2:22:11 PM" must be a calendar date
     return _date_numeric(t.split()[0])
@@ -165,7 +171,8 @@ VALIDATORS: dict[str, Callable[[str], bool]] = {
     "ipv4_misread": _ipv4_misread,
     "phone_nanp": _phone_nanp, "phone_intl": _phone_intl, "phone_national": _phone_national,
     "date_numeric": _date_numeric, "month_capitalised": _month_capitalised, "email": _email,
-    "date_time": _date_time, "month_capitalised_inside": _month_capitalised_inside, "year_span": _year_span,
+    "date_time": _date_time, "date_range": _date_range,
+    "month_capitalised_inside": _month_capitalised_inside, "year_span": _year_span,
     "long_number": _long_number, "alnum_code": _alnum_code,
 }
 

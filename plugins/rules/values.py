@@ -60,6 +60,7 @@ def is_money(text: str) -> bool:
 
 
 _INITIAL = re.compile(r"[A-Z]\.")
+_INITIALS = re.compile(r"(?:[A-Z]\.)+")    # "J.", "J.R.": no sentence ends at their stop
 
 
 def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
@@ -80,6 +81,8 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
     # (a signature block brackets the signer's name with its title: "(Smt. Lakshmi ...)")
     while i < len(tokens) and tokens[i][2].lstrip("(").rstrip(".").lower() in titles and len(tokens) > i + 1:
         i += 1
+    if i < len(tokens) and INITIALS_LIST.fullmatch(tokens[i][2].strip(STRIP)):
+        return tokens[i][0], tokens[i][1], False    # "cc: BMC/RMI/EPB": staff by their initials
     comma_used = False
     stop_at = len(tokens)
     for k in range(i, len(tokens)):
@@ -90,14 +93,20 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
                 _NAME_WORD.match(tokens[k + 1][2].strip(STRIP)):
             words.append(tok)    # "&. Ray": an initial OCR could not read ("B. Ray")
             continue
+        if not words and _INITIALS_RUN_TOGETHER.fullmatch(raw) and raw[:2] not in _TWO_LETTER_ABBREVIATIONS \
+                and k + 1 < len(tokens) and _SURNAME_WORD.fullmatch(tokens[k + 1][2].strip(STRIP)):
+            words.append(tok)    # "cc: RE. KLEIN": two initials, the first one's dot lost
+            continue
         if words and _MISREAD_I.fullmatch(raw.rstrip(",")) and \
                 (k + 1 == len(tokens) or not tokens[k + 1][2][:1].islower()):
             words.append(tok)    # "Robinson, Jillian |.": the middle initial I read as a bar
             continue
         if words and raw[:1] in "([{":
             break   # "Dr. Schultz (Greensboro)": what a bracket opens is said about the name
-        st = strip_token(tok, STRIP + ".") if not re.fullmatch(r"[A-Z]\.", raw.strip(",;")) else \
-            strip_token(tok, STRIP)
+        initials = _INITIALS.fullmatch(raw.strip(",;")) is not None
+        if initials and not words and len(raw.strip(",;")) > 2 and raw.rstrip().endswith(","):
+            break    # a title's letters, not a name's: "C. M. WIECHMANN, D.M., LUBBOCK"
+        st = strip_token(tok, STRIP + ".") if not initials else strip_token(tok, STRIP)
         if st is None:
             break
         t = st[2]
@@ -122,6 +131,7 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
             org = True
             words.append(st)
         elif _NAME_WORD.match(t) or (words and key in vocab.particles) or (t == "&" and words) or \
+                (words and _CAPITALS_BANG.fullmatch(t)) or \
                 (loose and _LOWER_WORD.match(t) and all(w[2][:1].islower() for w in words)) or \
                 (k == len(tokens) - 1 and _misread_capital(t, words)):
             # lower case only for names written all in lower case (handwriting, OCR)
@@ -136,7 +146,7 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
             break
         if raw.rstrip().endswith((";", ":", "/")):
             break   # a list of names: "To: Samuel Pace; Lawrence Wilkinson"
-        if raw.rstrip().endswith(".") and len(key) > 2 and key not in honorifics and \
+        if raw.rstrip().endswith(".") and len(key) > 2 and not initials and key not in honorifics and \
                 key not in vocab.particles and key not in _NAME_SUFFIXES:
             break   # "approved by Patrick Lee. Copies of ...": the sentence ends the name
         if raw.rstrip().endswith(","):
@@ -179,6 +189,16 @@ _INITIAL_COMMA = re.compile(r"[A-Z],")
 # an initial OCR could not read: a sign for the letter, or a capital whose lower case has
 # the same shape read twice ("Cc." for "C.")
 _MISREAD_INITIAL = re.compile(r"[&$%§©®@8|l]\.|Cc\.|Oo\.|Ss\.|Vv\.|Ww\.|Xx\.|Zz\.")
+# two initials whose first dot the scan lost ("RE. KLEIN" for "R. E. KLEIN"), before a
+# surname of three letters or more; not the abbreviations memos print before a word
+_INITIALS_RUN_TOGETHER = re.compile(r"[A-Z]{2}\.")
+_TWO_LETTER_ABBREVIATIONS = frozenset({"ST", "MT", "FT", "NO", "CO", "DR", "MR", "MS", "JR", "SR", "PO", "TO",
+                                       "RM", "PT", "VP", "GM", "US", "UK"})
+_SURNAME_WORD = re.compile(r"[A-Z][a-z]{2,}|[A-Z]{3,}")
+# a surname in capitals whose last letter, an I, OCR read as "!" ("S.A. RAPISARLD!")
+_CAPITALS_BANG = re.compile(r"[A-Z]{3,}!")
+# staff named by their initials, several to a word ("BMC/RMI/EPB" in a memo's copy list)
+INITIALS_LIST = re.compile(r"[A-Z]{2,4}(?:/[A-Z]{2,4})+/?")
 _MISREAD_I = re.compile(r"[|l!]\.")    # the initial I as OCR reads a thin capital
 _NAME_SUFFIXES = frozenset({"jr", "sr", "esq", "phd", "md"})
 # letters whose capital OCR often reads as the lower-case form of the same shape

@@ -294,3 +294,28 @@ def test_an_items_number_is_no_qualified_caption(rules):
 ])
 def test_a_signature_blocks_typed_name_caption_labels_a_person(rules, rows, name):
     assert ("PERSON", name) in found(rules, rows)
+
+
+@pytest.mark.parametrize("row, name", [
+    ("cc: S.A. RAPISARLD!", "S.A. RAPISARLD!"),     # the surname's last I read as "!"
+    ("CC: RE. KLEIN", "RE. KLEIN"),                 # "R. E." with its first stop lost
+    ("ec: BMC/RMI/EPB", "BMC/RMI/EPB"),             # "cc:" misread; staff by their initials
+])
+def test_copy_lists_as_the_scan_reads_them_name_their_people(rules, row, name):
+    assert ("PERSON", name) in found(rules, [row])
+
+
+def test_initials_run_together_open_a_captioned_name_at_the_captions_score(rules):
+    spans = {(s.type, s.text): s.score for s in rules.detect(page_from_rows(["To: J.R. Smith"]))}
+    assert spans.get(("PERSON", "J.R. Smith"), 0) >= 0.9
+
+
+def test_a_title_in_initials_after_the_name_is_not_a_name_of_its_own(rules):
+    spans = found(rules, ["REPORTED BY: C. M. WIECHMANN, D.M., LUBBOCK, TX"])
+    assert not any(t == "PERSON" and ("D.M" in text or "LUBBOCK" in text) for t, text in spans)
+
+
+def test_a_period_of_two_dates_joined_by_a_dash_is_one_date(rules):
+    spans = found(rules, ["DATE TESTED 3/12/81-3/24/81 REPORTED 3/30/81", "period 3/12/81-13/45/81"])
+    assert ("DATE", "3/12/81-3/24/81") in spans and ("DATE", "3/30/81") in spans
+    assert not any(t == "DATE" and "13/45" in text for t, text in spans)
