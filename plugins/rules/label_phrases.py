@@ -201,6 +201,10 @@ def _header_cells(layout: PageView, lex: LabelLexicon, matches: list[_Match]) ->
     return out
 
 
+# captions of a record whose "... Name" is the record's own name, not a person's
+_NAMED_THINGS = frozenset({"project", "file", "job", "program", "study", "contract", "case", "matter"})
+
+
 def _compounds(layout: PageView, matches: list[_Match]) -> list[_Match]:
     """Labels written next to each other are one label whose last word names the field:
     "Employer Address" is an address, "Customer Account Number" an account number."""
@@ -213,6 +217,9 @@ def _compounds(layout: PageView, matches: list[_Match]) -> list[_Match]:
             if a is not None and b is not None and layout.word_line[a] == layout.word_line[b]:
                 h = layout.line_of_word(a).height
                 if layout.words[b].bbox[0] - layout.words[a].bbox[2] <= 1.2 * h:
+                    if m.key == "name" and prev.key in _NAMED_THINGS:
+                        out.pop()     # "PROJECT NAME": a project's name, no person's nor number
+                        continue
                     out[-1] = _Match(prev.start, m.end, m.phrase_end, m.key, m.num, m.term)
                     continue
         out.append(m)

@@ -288,7 +288,7 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
         # thousands grouping puts one)
         misread = not picked and _MISREAD_SIGN.match(t) is not None and \
             sum(c.isdigit() for c in t) >= 3 and \
-            (not is_money(t) or ((strong or caption or t[0] == "§") and "," not in t))
+            (not is_money(t) or ((strong or caption or t[0] == "§") and "," not in tok[2]))
         if not misread and (is_money(t) or not (_ID_TOKEN.match(t) or continued or
                                                 _COMB_DIGITS.fullmatch(t))):
             break
@@ -310,8 +310,8 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
         return None
     value = " ".join(t[2] for t in picked)
     digits = sum(c.isdigit() for c in value)
-    if digits < min_digits:
-        return None
+    if digits < min_digits or re.fullmatch(r"[0\W]+", value):
+        return None     # (zeros alone name nothing: an amount's thousands, "$220, 000")
     if not strong and ((digits < 2 and not _PREFIXED_CODE.fullmatch(value)) or
                        len(re.sub(r"\W", "", value)) < 4):
         return None

@@ -75,3 +75,17 @@ def test_a_company_caption_without_a_number_word_names_the_company(rules):
 def test_short_register_codes_need_a_colon(rules):
     # "Cr" of a ledger's credit column is no commercial registration
     assert not [v for t, v in _found(rules, ["Cr 4512345"]) if t == "BUSINESS_ID"]
+
+
+@pytest.mark.parametrize("row, number", [
+    ("JOBNO. 7848", "7848"),                                  # the caption's space lost
+    ("PROJECT NO. 1987-113/114/115-CA", "1987-113/114/115-CA"),
+    ("Project # 74-80", "74-80"),
+])
+def test_job_and_project_numbers_are_references(rules, row, number):
+    assert ("REFERENCE_NUMBER", number) in _found(rules, [row])
+
+
+def test_a_projects_name_and_an_amount_after_its_caption_are_no_reference(rules):
+    spans = _found(rules, ["PROJECT NAME GEMINI AWARENESS MONITOR", "Project: $220, 000", "Project: the Alpha study"])
+    assert not any(t in ("PERSON", "REFERENCE_NUMBER") for t, _ in spans), spans

@@ -319,3 +319,11 @@ def test_a_period_of_two_dates_joined_by_a_dash_is_one_date(rules):
     spans = found(rules, ["DATE TESTED 3/12/81-3/24/81 REPORTED 3/30/81", "period 3/12/81-13/45/81"])
     assert ("DATE", "3/12/81-3/24/81") in spans and ("DATE", "3/30/81") in spans
     assert not any(t == "DATE" and "13/45" in text for t, text in spans)
+
+
+@pytest.mark.parametrize("row, date", [
+    ("DATE REQUESTED: 2/22 by courier", "2/22"),     # an office form's dated step, no year
+    ("Date Submitted: March 1985", "March 1985"),
+])
+def test_an_office_forms_date_captions_take_their_date(rules, row, date):
+    assert ("DATE", date) in found(rules, [row])
