@@ -44,6 +44,11 @@ MAX_UNREAD_REGIONS = 30
 # ... where an unsure word of 3+ letters beside a sure one on its line is kept from this
 LINE_WORD_CONF = 20.0
 _LETTER_WORD = re.compile(r"[A-Z][A-Za-z'’]{2,}[.,\-]?")
+# ... and a number of 5+ digits there ("TELEPHONE: 32-2-512-7890", the number at 42 beside
+# its caption at 93); a number of 7+ digits is kept alone from LONE_NUMBER_CONF (a small-print
+# letterhead's "TELEFAX:(202)662-6291" read at 44): what dirt is read as has few digits and
+# reads far less sure
+LINE_NUMBER_DIGITS, LONE_NUMBER_DIGITS, LONE_NUMBER_CONF = 5, 7, 40.0
 
 
 class _Rereads:
@@ -239,11 +244,17 @@ class _Rereads:
 def kept_where_unread(new: list[_Word]) -> list[_Word]:
     """The words of a region where nothing was read that are taken in: only words Tesseract
     is fairly sure of (the rest is a logo, a stamp or dirt read as letters), and a word of
-    letters on the line of a sure one, which is that line's text read worse ("ART
-    ERICKSEN-": the surname at 27 beside its given name at 72, a copy list under a rule)."""
+    letters or a number on the line of a sure one, which is that line's text read worse ("ART
+    ERICKSEN-": the surname at 27 beside its given name at 72, a copy list under a rule),
+    and a long number on its own."""
     sure_lines = {w.line_key for w in new if w.conf >= UNSURE_CONF}
+
+    def digits(w: _Word) -> int:
+        return sum(c.isdigit() for c in w.text)
     return [w for w in new if w.conf >= UNSURE_CONF or
-            (w.line_key in sure_lines and w.conf >= LINE_WORD_CONF and _LETTER_WORD.fullmatch(w.text))]
+            (w.conf >= LONE_NUMBER_CONF and digits(w) >= LONE_NUMBER_DIGITS) or
+            (w.line_key in sure_lines and w.conf >= LINE_WORD_CONF and
+             (_LETTER_WORD.fullmatch(w.text) or digits(w) >= LINE_NUMBER_DIGITS))]
 
 
 def _merged_regions(words: list[_Word], line_h: float) -> list[list[float]]:

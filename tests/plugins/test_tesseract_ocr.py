@@ -677,3 +677,19 @@ def test_an_unsure_word_beside_a_sure_one_is_kept_where_nothing_was_read():
             _Word("Oe", (36, 190, 50, 200), 0.0, other, ("c", 1)),
             _Word("Rakes", (60, 190, 110, 200), 30.0, other, ("c", 1))]
     assert [w.text for w in kept_where_unread(read)] == ["ART", "ERICKSEN-"]
+
+
+def test_a_number_read_unsure_where_nothing_was_read_is_kept():
+    """A small-print letterhead (a real FUNSD form): "TELEPHONE:" at 93 and its number
+    "32-2-512-7890" at 42 on one line; "TELEFAX:(202)662-6291" alone at 44. A number beside
+    its caption and a long number alone are kept; a short unsure one alone is dirt."""
+    from redactor_plugins._tesseract_regions import kept_where_unread
+    from redactor_plugins._tesseract_words import _Word
+
+    a, b, c = ("c", 1, 1), ("c", 1, 2), ("c", 1, 3)
+    read = [_Word("TELEPHONE:", (542, 285, 604, 293), 93.0, a, ("c", 1)),
+            _Word("32-2-512-7890", (607, 286, 660, 293), 42.0, a, ("c", 1)),
+            _Word("TELEFAX:(202)662-6291", (329, 258, 426, 268), 44.0, b, ("c", 1)),
+            _Word("89-593", (329, 270, 380, 280), 41.0, c, ("c", 1)),
+            _Word("12345678", (400, 270, 450, 280), 30.0, c, ("c", 1))]
+    assert [w.text for w in kept_where_unread(read)] == ["TELEPHONE:", "32-2-512-7890", "TELEFAX:(202)662-6291"]
