@@ -35,6 +35,7 @@ ANSWER_GAP = 3.0          # text heights from a caption (or a table row) to the 
 RUN_ON_GAP = 0.5          # ... and at most this from a caption's line to its run-on line
 RUN_ON_LINES = 2
 MAX_ROWS = 40
+SKIP_AFTER_ROWS = 2       # a column of this many names may pass over one cell that is none
 ROW_WORD_GAP = 3.0        # text heights: a wider gap inside a cell ends its value
 MAX_HEADER_WORDS = 6
 EVERYDAY_ZIPF = 4.0       # wordfreq: a word this common is an everyday word ("gas", "diamond")
@@ -202,7 +203,7 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
                 if last is None:
                     break
                 bottom, seen = last.y1, seen | {last.index}
-            rows, column = 0, []
+            rows, column, skipped = 0, [], False
             while rows < (MAX_ROWS if header_row else 1):
                 below = [ln for ln in _lines_under(layout, bottom, x0, x1, ANSWER_GAP * h)
                          if ln.index not in seen]
@@ -217,10 +218,17 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
                 # "Express Stop"), "Conoco" and "Fowlers Oit" are businesses too
                 businesses = bool(column) and all(hit.rule == "label_organization" for hit in column)
                 hit = _name_hit(layout, run, vocab, _asks_for_organization(key), businesses)
+                bottom = max(layout.words[w].bbox[3] for w in run)
                 if hit is None:
-                    break
+                    # one cell of a table's column that reads as no name ("CVS -Revco" among
+                    # the accounts) does not end a column of names (two rows or more) when
+                    # the row under it holds one
+                    if skipped or not header_row or len(column) < SKIP_AFTER_ROWS:
+                        break
+                    skipped = True
+                    continue
+                skipped = False
                 hits.append(hit)
                 column.append(hit)
                 rows += 1
-                bottom = max(layout.words[w].bbox[3] for w in run)
     return hits

@@ -165,3 +165,24 @@ def test_a_supplier_caption_is_followed_by_its_organisation_in_capitals(rules):
 ])
 def test_no_organisation_after_a_supplier_caption_without_typed_capitals(rules, row):
     assert not of_type(rules, page_from_rows([row]), "ORGANIZATION")
+
+
+def test_one_cell_read_as_no_name_does_not_end_a_column_of_accounts(rules):
+    """The same account list further down: "CVS -Revco", its hyphen read onto the second
+    name, is no name; the chains under it are still the column's. Two cells in a row that
+    are none end it, and so does one under a single name (a form's caption rows)."""
+    head = [(33, "NAME OF ACCOUNT"), (320, "VOLUME"), (480, "STORES")]
+    rows = [head,
+            [(26, "Coastal Mart (210-06)"), (320, "31")],
+            [(26, "Dairy Mart (417-47)"), (320, "15")],
+            [(26, "CVS -Revco (014-20)"), (320, "460")],
+            [(26, "Rite Aid (209-07)"), (320, "79")],
+            [(26, "Walmart (527-35)"), (320, "112")]]
+    orgs = of_type(rules, one_line_rows(rows, step=24), "ORGANIZATION")
+    assert {"Coastal Mart", "Dairy Mart", "Rite Aid", "Walmart"} <= set(orgs), orgs
+    two_gaps = rows[:3] + [[(26, "CVS -Revco (014-20)"), (320, "460")], [(26, "- (000-00)"), (320, "1")],
+                           [(26, "Rite Aid (209-07)"), (320, "79")]]
+    assert "Rite Aid" not in of_type(rules, one_line_rows(two_gaps, step=24), "ORGANIZATION")
+    one_name = [head, [(26, "Coastal Mart (210-06)"), (320, "31")], [(26, "CVS -Revco (014-20)"), (320, "460")],
+                [(26, "Rite Aid (209-07)"), (320, "79")]]
+    assert "Rite Aid" not in of_type(rules, one_line_rows(one_name, step=24), "ORGANIZATION")
