@@ -60,6 +60,7 @@ def is_money(text: str) -> bool:
 
 
 _INITIAL = re.compile(r"[A-Z]\.")
+_ORDINAL = re.compile(r"\d{1,3}(?:st|nd|rd|th|ST|ND|RD|TH)")
 _INITIALS = re.compile(r"(?:[A-Z]\.)+")    # "J.", "J.R.": no sentence ends at their stop
 
 
@@ -310,8 +311,9 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
         return None
     value = " ".join(t[2] for t in picked)
     digits = sum(c.isdigit() for c in value)
-    if digits < min_digits or re.fullmatch(r"[0\W]+", value):
-        return None     # (zeros alone name nothing: an amount's thousands, "$220, 000")
+    if digits < min_digits or re.fullmatch(r"[0\W]+", value) or _ORDINAL.fullmatch(value):
+        return None     # (zeros alone name nothing: an amount's thousands, "$220, 000"; nor
+                        # does an ordinal: "SPORTS REGISTRATION / 37TH ANNUAL MEETING")
     if not strong and ((digits < 2 and not _PREFIXED_CODE.fullmatch(value)) or
                        len(re.sub(r"\W", "", value)) < 4):
         return None

@@ -89,3 +89,9 @@ def test_job_and_project_numbers_are_references(rules, row, number):
 def test_a_projects_name_and_an_amount_after_its_caption_are_no_reference(rules):
     spans = _found(rules, ["PROJECT NAME GEMINI AWARENESS MONITOR", "Project: $220, 000", "Project: the Alpha study"])
     assert not any(t in ("PERSON", "REFERENCE_NUMBER") for t, _ in spans), spans
+
+
+def test_an_ordinal_under_a_caption_is_no_identifier(rules):
+    # a meeting's programme: "SPORTS REGISTRATION" over "37TH ANNUAL MEETING"
+    assert not _found(rules, ["SPORTS REGISTRATION", "37TH ANNUAL MEETING"])
+    assert ("BUSINESS_ID", "3712") in _found(rules, ["Registration No.: 3712"])
