@@ -17,6 +17,7 @@ from redactor_plugins.rules.people import NOT_INITIALS, place_with_compass, plau
 from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab
 
 MAX_TABLE_ROWS = 40
+_CAPTION_WORD_COLON = re.compile(r"[A-Za-z][A-Za-z'’./\-]*:")
 MAX_PARTY_LEAD = 3       # name, job title and company lines over a party's street line
 MAX_LISTED_NAMES = 8
 # kinds of value a label in running text may find at the start of the next line: shapes
@@ -448,8 +449,8 @@ class LabelRules(LabelGeometry):
         taken: list[tuple[V.Token, float]] = []
         for t in toks[:limit]:
             w = self.layout.word_at(t[0])
-            if w is None or (taken and t[0] in self.label_starts):
-                break
+            if w is None or (taken and t[0] in self.label_starts) or _CAPTION_WORD_COLON.fullmatch(t[2]):
+                break      # (a word and its colon is the next field's caption: "SUBJECT:")
             taken.append((t, self.layout.words[w].conf))
         while taken and not 0 <= taken[-1][1] < UNSURE_CONF:
             taken.pop()        # a confident word after the value is something else

@@ -599,3 +599,12 @@ def test_a_name_line_read_across_a_dashed_table_row_keeps_the_names_not_the_dash
         assert any(c.isalnum() for c in tokens[0]) and any(c.isalnum() for c in tokens[-1]), s.text
     names = {s.text for s in found}
     assert {"Edwin", "Garcia", "Suarez"} <= names, names
+
+
+def test_the_next_fields_caption_read_unsure_is_no_unreadable_value(det):
+    # a blank "DATE:" line and "SUBJECT:" under it, read unsure (an unseen FUNSD form);
+    # "Dat: 3/2/75" beside a caption: the date without the misread caption
+    page = _unsure(page_from_rows(["DATE:", "SUBJECT:"]), {"SUBJECT:"}, conf=30.0)
+    assert not any(ty == "DATE" for ty, _ in spans(det, page))
+    page = _unsure(page_from_rows(["Date: Dat: 3/2/75"]), {"Dat:", "3/2/75"}, conf=30.0)
+    assert ("DATE", "3/2/75") in spans(det, page)
