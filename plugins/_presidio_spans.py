@@ -65,6 +65,9 @@ _INITIAL_COMMA = re.compile(r"(?<![\w.,])([A-Z]),(?=[ ][A-Z])")
 # wordfreq's Zipf frequency from which a word is a common English word ("Request" 4.8,
 # "Original" 5.2, "Remarks" 4.2), the bound plugins/rules/people.py uses for rare surnames
 COMMON_WORD_ZIPF = 3.5
+# ... and from which the dictionary knows it, if rarely ("Acetate" 3.2, "Chloride" 3.4); a
+# surname no census lists reads rarer ("Kastenbaum" 1.0, "Hansberry" 1.8, "Tenzin" 2.4)
+DICTIONARY_WORD_ZIPF = 3.0
 
 
 def _common_word(word: str) -> bool:
@@ -226,7 +229,13 @@ def _plain_words(words: list[str]) -> bool:
     letters = [_letters(w) for w in words]
     if any(len(w) < 2 or re.match(r"(?:[A-Z]\.)+$", r) for w, r in zip(letters, words)):
         return False        # initials: "J. Smith", "M.D. Davis"
-    return letters[0].upper() not in given_names() and all(_common_word(w) for w in letters)
+    if letters[0].upper() not in given_names() and all(_common_word(w) for w in letters):
+        return True
+    # a chemical's or a material's name ("Vinyl Acetate" under "CHEMICAL FORMULA:"): words
+    # the dictionary knows, none of them a name anyone in the census bears
+    from wordfreq import zipf_frequency
+    return not any(is_census_name(w) for w in letters) and \
+        all(zipf_frequency(w.lower(), "en") >= DICTIONARY_WORD_ZIPF for w in letters)
 
 
 def _product_name(value: str, brands: frozenset[str]) -> bool:

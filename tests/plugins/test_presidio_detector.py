@@ -384,7 +384,10 @@ def test_words_run_together_at_a_full_stop_are_no_web_address(detector):
 @pytest.mark.parametrize("text,kept", [
     ("Batch Size", False), ("Delivery Roller", False), ("STEPS COMPLETION DATE", False),
     ("Harley Davidson", True),        # a given name first: a name (or a brand named as one)
-    ("M.D. Davis", True), ("J. Smith", True), ("Rose Hill", True), ("Kastenbaum Marvin", True)])
+    ("M.D. Davis", True), ("J. Smith", True), ("Rose Hill", True), ("Kastenbaum Marvin", True),
+    # a chemical's name: dictionary words, no census name among them (an unseen FUNSD form)
+    ("Vinyl Acetate", False), ("Sodium Chloride", False),
+    ("Tenzin Tethong", True), ("Marvin Kastenbaum", True), ("Andrea Suarez", True)])
 def test_a_model_name_of_plain_words_only_is_no_name(text, kept):
     """spaCy on form text calls headings and product words names: every word a common
     English word and the first no census given name is no person's name."""
