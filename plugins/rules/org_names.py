@@ -46,6 +46,7 @@ _EMPLOYER_ROLE = re.compile(
     r"(?:Representatives?|REPRESENTATIVES?|Reps?|REPS?|Salesm[ae]n|SALESM[AE]N|Dealers?|DEALERS?|Distributors?|DISTRIBUTORS?)"
     r"(?![\w])")
 _FOLLOWED_BY_NAME = re.compile(r"[ ]+(?:[A-Z][a-z]|[A-Z]{2})")
+_COUNTRY_AFTER = re.compile(r"[ ](?:USA|U\.S\.A\.?|U\.S\.|US|UK|U\.K\.)(?![\w.])")
 
 
 def is_proper_name(word: str, context: str = "") -> bool:
@@ -76,14 +77,16 @@ def ampersand_firm_hits(text: str, forms: OrganizationForms) -> list[tuple[int, 
     stop = forms.not_name | forms.roles | forms.org_words | set(forms.activity) | personal_titles()
     for m in forms.ampersand.finditer(text):
         parts = _parts(m.group("firm"))
-        if len(parts) < 2 or _FOLLOWED_BY_NAME.match(text, m.end()):
+        # a group's national company names its country after it ("Brown & Williamson USA")
+        country = _COUNTRY_AFTER.match(text, m.end())
+        if len(parts) < 2 or (country is None and _FOLLOWED_BY_NAME.match(text, m.end())):
             continue
         if any(len(p) < 2 or p.lower() in stop or not is_proper_name(p, text) or
                (p.isupper() and len(p) <= 3) for p in parts):
             continue
         if all(p.upper() in given_names() for p in parts) and not m.group("firm").isupper():
             continue    # "Dear John & Mary": a couple; a firm's letterhead is in capitals
-        out.append((m.start("firm"), m.end("firm")))
+        out.append((m.start("firm"), country.end() if country else m.end("firm")))
     return out
 
 

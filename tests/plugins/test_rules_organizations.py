@@ -280,3 +280,10 @@ def test_a_department_named_after_its_state_is_an_organisation(rules, row, body)
 ])
 def test_the_publishers_bodies_and_bare_departments_are_not_state_bodies(rules, row):
     assert not [t for ty, t in _detect(rules, [row]) if ty == "ORGANIZATION" and "epartment" in t.lower()]
+
+
+def test_a_groups_national_company_keeps_its_country(forms):
+    # "Project Number: to be assigned by Brown & Williamson USA" (an unseen FUNSD form)
+    assert ("Brown & Williamson USA", "org_firm") in found("to be assigned by Brown & Williamson USA", forms)
+    # a given name after the "&" is still a couple's shared surname, no firm
+    assert not any(r == "org_firm" for _, r in found("Regards from John & Mary Smith", forms))
