@@ -11,7 +11,7 @@ from redactor.plugin_api import (NAME_MAX_WORDS, PageView, given_names, is_censu
                                   reads_as_rare_name, surnames, veto_words)
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
-from redactor_plugins.rules.values import INITIALS_LIST, is_common_word
+from redactor_plugins.rules.values import INITIALS_LIST, INITIALS_RUN_TOGETHER, is_common_word
 
 # A person's initial as typed ("J.", "S.P.", "A.W.") or as OCR reads a capital whose lower
 # case has the same shape ("Ss.", "Vv."), an S with its serif ("S$."), an O as a zero
@@ -257,9 +257,6 @@ def census_name_cells(layout: PageView) -> list[Hit]:
     return out
 
 
-_RUN_TOGETHER_INITIALS = re.compile(r"[A-Z]{2}\.")
-
-
 def plausible_name(value: str, vocab: Vocab) -> bool:
     """Whether the value a person's label points at can be a name: not a job title alone
     ("Attorney General": the label word's own title), not one ordinary word that no census
@@ -269,7 +266,7 @@ def plausible_name(value: str, vocab: Vocab) -> bool:
     Titles and job roles stay out of PERSON (the annotation guide)."""
     # two capitals and a stop before the surname are initials run together ("RE. KLEIN")
     raw = value.split()
-    raw = [w for k, w in enumerate(raw) if k + 1 == len(raw) or not _RUN_TOGETHER_INITIALS.fullmatch(w)]
+    raw = [w for k, w in enumerate(raw) if k + 1 == len(raw) or not INITIALS_RUN_TOGETHER.fullmatch(w)]
     words = [w.strip(".,;:()[]'\"") for w in raw]
     words = [w for w in words if len(w) > 1]
     if not words or all(_CAPITAL_INITIALS.fullmatch(w) or INITIALS_LIST.fullmatch(w) for w in words):

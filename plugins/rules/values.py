@@ -94,7 +94,7 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
                 _NAME_WORD.match(tokens[k + 1][2].strip(STRIP)):
             words.append(tok)    # "&. Ray": an initial OCR could not read ("B. Ray")
             continue
-        if not words and _INITIALS_RUN_TOGETHER.fullmatch(raw) and raw[:2] not in _TWO_LETTER_ABBREVIATIONS \
+        if not words and INITIALS_RUN_TOGETHER.fullmatch(raw) and raw[:2] not in _TWO_LETTER_ABBREVIATIONS \
                 and k + 1 < len(tokens) and _SURNAME_WORD.fullmatch(tokens[k + 1][2].strip(STRIP)):
             words.append(tok)    # "cc: RE. KLEIN": two initials, the first one's dot lost
             continue
@@ -192,7 +192,7 @@ _INITIAL_COMMA = re.compile(r"[A-Z],")
 _MISREAD_INITIAL = re.compile(r"[&$%§©®@8|l]\.|Cc\.|Oo\.|Ss\.|Vv\.|Ww\.|Xx\.|Zz\.")
 # two initials whose first dot the scan lost ("RE. KLEIN" for "R. E. KLEIN"), before a
 # surname of three letters or more; not the abbreviations memos print before a word
-_INITIALS_RUN_TOGETHER = re.compile(r"[A-Z]{2}\.")
+INITIALS_RUN_TOGETHER = re.compile(r"[A-Z]{2}\.")
 _TWO_LETTER_ABBREVIATIONS = frozenset({"ST", "MT", "FT", "NO", "CO", "DR", "MR", "MS", "JR", "SR", "PO", "TO",
                                        "RM", "PT", "VP", "GM", "US", "UK"})
 _SURNAME_WORD = re.compile(r"[A-Z][a-z]{2,}|[A-Z]{3,}")
