@@ -233,9 +233,10 @@ def _plain_words(words: list[str]) -> bool:
         return True
     # a chemical's or a material's name ("Vinyl Acetate" under "CHEMICAL FORMULA:"): words
     # the dictionary knows, none of them a name anyone in the census bears
-    from wordfreq import zipf_frequency
-    return not any(is_census_name(w) for w in letters) and \
-        all(zipf_frequency(w.lower(), "en") >= DICTIONARY_WORD_ZIPF for w in letters)
+    if any(is_census_name(w) for w in letters):
+        return False
+    from wordfreq import zipf_frequency   # (only here: a name's spans never load it)
+    return all(zipf_frequency(w.lower(), "en") >= DICTIONARY_WORD_ZIPF for w in letters)
 
 
 def _product_name(value: str, brands: frozenset[str]) -> bool:
