@@ -203,8 +203,8 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
                 if last is None:
                     break
                 bottom, seen = last.y1, seen | {last.index}
-            rows, column, skipped = 0, [], False
-            while rows < (MAX_ROWS if header_row else 1):
+            column, skipped = [], False
+            while len(column) < (MAX_ROWS if header_row else 1):
                 below = [ln for ln in _lines_under(layout, bottom, x0, x1, ANSWER_GAP * h)
                          if ln.index not in seen]
                 run = None
@@ -228,7 +228,6 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
                     skipped = True
                     continue
                 skipped = False
-                hits.append(hit)
                 column.append(hit)
-                rows += 1
+            hits.extend(column)
     return hits
