@@ -24,7 +24,8 @@ BORDER_READ_W = 0.6      # text heights: a border read as a word is at most this
 BORDER_READ_H = 1.3      # ... and, unless read as "|", at least this tall
 _COLON_LABEL = re.compile(r"(?<![\w])((?:[A-Za-z][\w'’./\-]*[ ]){0,2}[A-Za-z][\w'’./\-]*?)[ ]?([#:])")
 # words in parentheses, not a number: "(E75518)" after a label is its value
-_ANNOTATION = re.compile(r"[ ]?\((?![^)]*\d{2})[^()\n]{0,40}\)[ ]?(?P<term>[:#])?")
+# (OCR reads the round brackets of a typewritten "(s)" as braces or square ones: "Supplier{s)")
+_ANNOTATION = re.compile(r"[ ]?[({\[](?![^)}\]]*\d{2})[^(){}\[\]\n]{0,40}[)}\]][ ]?(?P<term>[:#])?")
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,10 @@ class LabelRules(LabelGeometry):
         groups = [g for g, strict in entries if lh.strong or not strict]
         if lh.has_num and any(g.suffix for g in groups):
             groups = [g for g in groups if g.suffix]
+        elif lh.has_num and groups and all(g.value in _NAME_KINDS for g in groups):
+            # a party's caption with its number word ("Vendor No.", "Agency ID") asks for
+            # the number the party is filed under, not its name
+            groups = [g for g, _ in self.lex.groups_of.get("ref", ())]
         return groups
 
     def _value(self, group: LabelGroup, toks: list[V.Token], strong: bool,
@@ -463,6 +467,9 @@ class LabelRules(LabelGeometry):
                 sum(c.isalnum() for t, _ in taken for c in t[2]) < UNREADABLE_MIN_CHARS:
             return []
         return [Hit(group.rule, taken[0][0][0], taken[-1][0][1], UNREADABLE_SCORE)]
+
+
+_NAME_KINDS = frozenset({"name", "organization", "party"})
 
 
 def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:

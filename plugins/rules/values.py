@@ -98,6 +98,10 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
                 and k + 1 < len(tokens) and _SURNAME_WORD.fullmatch(tokens[k + 1][2].strip(STRIP)):
             words.append(tok)    # "cc: RE. KLEIN": two initials, the first one's dot lost
             continue
+        if not words and _INITIALS_LAST_COMMA.fullmatch(raw) and k + 1 < len(tokens) and \
+                _SURNAME_WORD.fullmatch(tokens[k + 1][2].strip(STRIP)):
+            words.append(tok)    # "B.R, Pellett": the last initial's stop read as a comma
+            continue
         if words and _MISREAD_I.fullmatch(raw.rstrip(",")) and \
                 (k + 1 == len(tokens) or not tokens[k + 1][2][:1].islower()):
             words.append(tok)    # "Robinson, Jillian |.": the middle initial I read as a bar
@@ -187,6 +191,7 @@ def _split_rest(t: str, words: list[Token]) -> bool:
 
 
 _INITIAL_COMMA = re.compile(r"[A-Z],")
+_INITIALS_LAST_COMMA = re.compile(r"(?:[A-Z]\.)+[A-Z],")
 # an initial OCR could not read: a sign for the letter, or a capital whose lower case has
 # the same shape read twice ("Cc." for "C.")
 _MISREAD_INITIAL = re.compile(r"[&$%§©®@8|l]\.|Cc\.|Oo\.|Ss\.|Vv\.|Ww\.|Xx\.|Zz\.")
@@ -216,6 +221,9 @@ def _misread_capital(t: str, words: list[Token]) -> bool:
 # A word that continues a caption, not a name it asks for: "ORGANIZATION, OR THEATER USING",
 # "(BY BRAND OR COMPANY)"; an organisation's name opens with a name word, "The" at most
 _CAPTION_CONTINUATIONS = frozenset({"or", "and", "by", "nor", "if", "as", "to", "per", "vs"})
+# a party's caption continued by the word for its number asks for the number, not the
+# name ("Supplier Code No(s).  E.30639", "Vendor ID", "Agency No."): no name follows
+_NUMBER_CAPTION_WORDS = frozenset({"code", "no", "nr", "num", "number", "id", "ref", "n/a"})
 
 
 def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
@@ -249,8 +257,8 @@ def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
         words.pop()
     if words and words[0][2].lower().strip(",.") in _CAPTION_CONTINUATIONS:
         return None     # the rest of a caption's list of alternatives ("STATION, ORGANIZATION, OR THEATER")
-    if not words or (len(words) == 1 and (len(words[0][2].rstrip(".")) < 2 or
-                                          words[0][2].lower().rstrip(".") in ("no", "nr", "num", "n/a"))):
+    if not words or words[0][2].lower().rstrip(".:#") in _NUMBER_CAPTION_WORDS or \
+            (len(words) == 1 and len(words[0][2].rstrip(".")) < 2):
         return None
     return words[0][0], words[-1][1]
 

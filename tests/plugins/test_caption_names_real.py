@@ -167,6 +167,32 @@ def test_no_organisation_after_a_supplier_caption_without_typed_capitals(rules, 
     assert not of_type(rules, page_from_rows([row]), "ORGANIZATION")
 
 
+def test_a_supplier_cell_read_with_braces_still_captions_its_firm(rules):
+    """A typewritten "Supplier(s)" whose round brackets OCR read as a brace (an unseen FUNSD
+    purchase form): the plural's annotation is the caption's all the same."""
+    rows = [[(73, "Supplier{s)"), (237, "Ecusta"), (378, "Supplier(s}"), (540, "Westvaco")]]
+    orgs = of_type(rules, page_from_rows(rows), "ORGANIZATION")
+    assert {"Ecusta", "Westvaco"} <= set(orgs)
+
+
+@pytest.mark.parametrize("row", [
+    [(73, "Supplier Code No(s)."), (238, "E.30639")],
+    [(73, "Agency No."), (238, "4471")],
+    [(73, "Vendor ID"), (238, "Q-22")],
+])
+def test_a_party_caption_continued_by_its_number_word_asks_for_no_name(rules, row):
+    """"Supplier Code No(s)." asks for the supplier's code: "Code" is no firm."""
+    assert not of_type(rules, page_from_rows([row]), "ORGANIZATION")
+
+
+@pytest.mark.parametrize("row, number", [
+    ([(73, "Agency No."), (238, "4471")], "4471"),
+    ([(73, "Vendor ID"), (238, "Q-22")], "Q-22"),
+])
+def test_a_partys_number_is_the_reference_it_is_filed_under(rules, row, number):
+    assert of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER") == [number]
+
+
 def test_one_cell_read_as_no_name_does_not_end_a_column_of_accounts(rules):
     """The same account list further down: "CVS -Revco", its hyphen read onto the second
     name, is no name; the chains under it are still the column's. Two cells in a row that

@@ -305,6 +305,13 @@ def test_copy_lists_as_the_scan_reads_them_name_their_people(rules, row, name):
     assert ("PERSON", name) in found(rules, [row])
 
 
+def test_a_research_requests_personnel_caption_names_its_staff(rules):
+    """"MR PERSONNEL: B.R, Pellett" (an unseen FUNSD research request): the staff a
+    request assigns, the last initial's stop read as a comma; a personnel number is an id."""
+    assert ("PERSON", "B.R, Pellett") in found(rules, ["MR PERSONNEL: B.R, Pellett"])
+    assert ("ID_NUMBER", "4471823") in found(rules, ["Personnel No. 4471823"])
+
+
 def test_initials_run_together_open_a_captioned_name_at_the_captions_score(rules):
     spans = {(s.type, s.text): s.score for s in rules.detect(page_from_rows(["To: J.R. Smith"]))}
     assert spans.get(("PERSON", "J.R. Smith"), 0) >= 0.9
