@@ -151,6 +151,11 @@ class LabelRules(LabelGeometry):
             return hits
         if kind == "organization":
             r = V.organization_value(toks)
+            if r is not None and not strong and _reads_as_clause(self.text[r[0]:r[1]]):
+                # a caption's word in a sentence printed in capitals ("... FOR ACCOUNT OF
+                # THIS COMPANY UNTIL EXECUTIVE APPROVAL HAS BEEN ..."): the words after it
+                # are the sentence's
+                r = None
         elif kind in ("id", "code", "number"):
             r = V.id_value(toks, strong, caption=caption) if kind == "id" else \
                 V.code_value(toks, strong) if kind == "code" else V.number_value(toks)
@@ -470,6 +475,17 @@ class LabelRules(LabelGeometry):
 
 
 _NAME_KINDS = frozenset({"name", "organization", "party"})
+
+
+def _reads_as_clause(text: str) -> bool:
+    """Whether ``text`` holds a word that opens or carries a clause ("UNTIL", "HAS BEEN"):
+    a firm's name joins its words with "of", "and", "&", "for" at most."""
+    return any(w.strip(".,;:()").lower() in _CLAUSE_WORDS for w in text.split())
+
+
+_CLAUSE_WORDS = frozenset({"until", "unless", "has", "have", "had", "been", "is", "are", "was", "were", "will",
+                           "shall", "must", "may", "should", "would", "not", "this", "that", "these", "those",
+                           "which", "when", "if", "any", "all", "being", "be"})
 
 
 def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:

@@ -35,7 +35,7 @@ ORG_RULES = frozenset({"org_form", "org_firm"})
 # "iViveLabs", "eBay").
 NAME_WORD = (r"(?:[a-z]?[A-Z][a-z]+(?:[A-Z][a-z]+)+|[a-z][A-Z][a-z]+|"
              r"(?:Mc|Mac|O['’])[A-Z][a-z]+|(?:[A-Z]\.){2,}|[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ'’]+)?"
-             r"|[A-Z]{2,}(?:-[A-Z]{2,})?|[A-Z]\.)")
+             r"|[A-Z]{2,}(?:['’]S)?(?:-[A-Z]{2,})?|O['’][A-Z]{2,}|[A-Z]\.)")
 
 
 @dataclass(frozen=True)
@@ -219,6 +219,12 @@ def _only_activity(words: str, forms: OrganizationForms) -> bool:
     return not rest.strip()
 
 
+# the words that say what kind of firm or body a name is and nothing else: a form's heading
+# in capitals uses trades and units ("APPLICATION FOR GROUP INSURANCE"), not these
+_FIRM_KINDS = frozenset({"enterprises", "industries", "associates", "laboratories", "holdings", "institute",
+                         "foundation"})
+_CAPITAL_JOINERS = frozenset({"OF", "AND", "THE", "FOR", "TO", "BY", "IN", "ON", "AT", "OR"})
+_PARENT_OF = re.compile(r"\b(?:[Dd]ivision|DIVISION|[Ss]ubsidiary|SUBSIDIARY)[ ](?:of|OF)[ ](?:(?:the|THE)[ ])?")
 _AFTER_OPTION = re.compile(r"[ ]or[ ]$")
 # a caption before a value on its line: a label's colon, or a "Name of ..." caption
 _CAPTIONED = re.compile(r"(?:\b[Nn]ame\b|\bNAME\b|:)[^\n:]*$")
@@ -242,18 +248,25 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: s
     a job title or a unit in the name ("Senior VP Marketing") makes it a role or a
     department; trades alone ("Market Research") and a single word before an organisation
     word ("Quality Council") need a proper name."""
-    if _AFTER_OPTION.search(text, 0, m.start()) or _BEFORE_OPTION.match(text, m.end()):
-        return None     # "Political Organization or Candidate": a caption offering choices
+    if _AFTER_OPTION.search(text, 0, m.start()) or _BEFORE_OPTION.match(text, m.end()) or \
+            " OR " in m.group():
+        return None     # "Political Organization or Candidate", "(BY BRAND OR COMPANY)": a caption offering choices
     start = m.start("name")
     # (the joining words first: "Name of Registrant Arab Information Center" is cut after
     # "Registrant", not left starting at "of")
     toks = re.split(r"([ ](?:and|of|the)[ ]|[ ,&]+)", m.group("name"))
-    while toks and toks[0].lower() in forms.not_name and not _opens_place(toks):
+    # (a sentence in capitals joins with "OF", "AND": "FOR ACCOUNT OF THIS COMPANY")
+    while toks and (toks[0].lower() in forms.not_name or toks[0] in _CAPITAL_JOINERS) and not _opens_place(toks):
         start += len(toks[0]) + (len(toks[1]) if len(toks) > 1 else 0)
         toks = toks[2:]
     if not toks or not toks[0] or start >= m.end():
         return None
     legal = m.group("legal") is not None or m.group("legal_only") is not None
+    # "LORILLARD, DIVISION OF LOEW'S CORP.", "DIVISION OF AMERICAN BRANDS INC.": a
+    # letterhead names the parent company its division belongs to after the unit's word
+    parent = _PARENT_OF.search(text, start, m.end("name"))
+    if parent is not None:
+        start = parent.end()
     name = text[start:m.end("name")]
     if not legal and ", " in name and not re.search(r"[ ](?:&|and|AND)[ ]", name):
         # "Dr. P. D. Schickedantz, Lorillard Research Center": a person and the place they
@@ -261,8 +274,14 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: s
         start += name.rindex(", ") + 2
         name = text[start:m.end("name")]
     words = _name_words(name)
+    # a letterhead names a body with its article ("The Tobacco Institute", "THE AMERICAN
+    # TOBACCO COMPANY"); a heading or a department in running text has none before it
+    titled = re.search(r"(?:^|\n)(?:The|THE)[ ]$", before + text[:start]) is not None
+    # a firm's own kind closes its name: "SPORTS MARKETING ENTERPRISES" is no heading
+    kind = (m.group("words") or "").split()[-1:]
     if not legal and not any(c.islower() for c in text[start:m.end()]) and \
             not any(len(w) >= 4 and is_proper_name(w, text[start:m.end()]) for w in words) and \
+            not (kind and kind[0].lower() in _FIRM_KINDS) and \
             not _CAPTIONED.search(before + text[:start]):
         # ... unless a word of its name is one no dictionary has: letterheads, footers and
         # distribution lists print a company in capitals ("LORILLARD RESEARCH CENTER"); or
@@ -271,7 +290,7 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: s
         return None
     if any(w.lower() in forms.roles for w in words):
         return None
-    if not legal and (_only_activity(m.group("words") or "", forms) or len(words) == 1) and \
+    if not legal and not titled and (_only_activity(m.group("words") or "", forms) or len(words) == 1) and \
             not any(is_proper_name(w, text[start:m.end()]) or (len(words) > 1 and known_place(w)) for w in words):
         # "Market Research", "Quality Council", "Political Organization": a department, a
         # committee of a company, a form's heading; "Camm Research", "VTB Group" are firms,

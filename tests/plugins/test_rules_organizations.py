@@ -145,6 +145,12 @@ def test_an_organisation_named_with_of_stays_whole(forms, text):
     ("Payment - 1976 by A.B.,Inc.", "A.B.,Inc."),
     # a campaign committee named for its candidate and the state they run in
     ("9/29/10 $500 Bennet for Colorado (via Act Blue)", "Bennet for Colorado"),
+    # letterheads of unseen FUNSD forms: a body with its article, a firm named by its kind,
+    # the parent company after a division, a possessive in capitals
+    ("The Tobacco Institute", "Tobacco Institute"),
+    ("SPORTS MARKETING ENTERPRISES", "SPORTS MARKETING ENTERPRISES"),
+    ("LORILLARD, DIVISION OF LOEW'S CORP.", "LOEW'S CORP."),
+    ("DIVISION OF AMERICAN BRANDS INC.", "AMERICAN BRANDS INC."),
 ])
 def test_organisations_of_real_documents(forms, text, name):
     assert name in [v for v, _ in found(text, forms)], found(text, forms)
@@ -160,9 +166,20 @@ def test_organisations_of_real_documents(forms, text, name):
     "Compensation/Expendil co",                            # legal forms are capitalised
     "Amount or Thing of Value Political Organization or Candidate",   # a caption's choices
     "Thanks for Texas",
+    "(BY BRAND OR COMPANY)",                               # a caption's choices in capitals
+    "KIND FOR ACCOUNT OF THIS COMPANY",                    # a sentence in capitals
+    "APPLICATION FOR GROUP INSURANCE",
 ])
 def test_roles_departments_and_prose_are_no_organisations(forms, text):
     assert found(text, forms) == []
+
+
+def test_a_caption_word_in_a_sentence_in_capitals_opens_no_firm(rules):
+    """A printed instruction in capitals (an unseen FUNSD purchase requisition): "COMPANY"
+    there is no caption, and the clause after it no firm."""
+    rows = ["DO NOT MAKE ANY COMMITMENT OR AUTHORIZE ANY EXPENDITURE OF ANY KIND FOR ACCOUNT "
+            "OF THIS COMPANY UNTIL EXECUTIVE APPROVAL HAS BEEN OBTAINED HEREON."]
+    assert [t for t in _detect(rules, rows) if t[0] == "ORGANIZATION"] == []
 
 
 def test_a_person_and_the_place_they_work_are_apart(forms):
