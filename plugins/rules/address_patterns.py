@@ -37,8 +37,17 @@ class AddressRegexes:
 
 
 @lru_cache(maxsize=4)
+def _misread_suffix(word: str) -> str:
+    """A street suffix as OCR reads it in a letterhead's small capitals: a D's bowl read as
+    an O, an O as a zero ("CLASSEN BLVO.", "PARK R0AD"); words of four letters or more, so
+    that "Rd" and "Dr" stay what they are."""
+    if len(word) < 4 or not word.isalpha():
+        return re.escape(word)
+    return "".join("[d0o]" if c == "d" else "[o0]" if c == "o" else re.escape(c) for c in word.lower())
+
+
 def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
-    suffix = _alt(vocab.street_suffixes)
+    suffix = _alt([_misread_suffix(w) for w in vocab.street_suffixes], escape=False)
     unit = _alt(vocab.unit_designators)
     dirs = _alt(vocab.directionals)
     states = _alt(vocab.us_states)

@@ -86,6 +86,21 @@ def test_a_house_number_with_a_zero_read_as_the_letter_o_is_a_street_line(rules,
     assert ("ADDRESS", street) in found, found
 
 
+def test_a_street_suffix_read_one_letter_off_in_small_capitals_is_a_street_line(rules):
+    """A letterhead's small capitals (an unseen FUNSD fax cover from a sales office): the D
+    of BLVD read as an O, the town misread too; the whole line is the address, no person
+    ("N, CLASSEN BLVO.") nor business number ("5101")."""
+    line = "5101 N, CLASSEN BLVO., SUITE 102. OKLAMOMA CITY, OX, 73118"
+    spans = {(s.type, s.text) for s in rules.detect(page_from_rows(["TOBACCO COMPANY", line]))}
+    assert ("ADDRESS", line) in spans, spans
+    assert not {t for t, _ in spans} & {"PERSON", "BUSINESS_ID"}, spans
+
+
+def test_a_two_letter_suffix_is_not_read_loosely(rules):
+    page = page_from_rows(["45 Via Ro"])
+    assert not [s for s in rules.detect(page) if s.type == "ADDRESS"]
+
+
 def test_a_word_of_capital_os_is_no_house_number(rules):
     page = page_from_rows(["OOO PARK AVENUE"])
     assert not [s for s in rules.detect(page) if s.type == "ADDRESS"]
