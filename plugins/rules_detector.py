@@ -26,7 +26,7 @@ from redactor_plugins.rules.state_bodies import state_body_hits
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
 from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
-from redactor_plugins.rules.names import find_name_hits
+from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
 from redactor_plugins.rules.org_names import distinguished_name_hits, short_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits, table_row_with_ratio
@@ -281,7 +281,7 @@ class RulesDetector(Detector):
         for h in hits:
             if h.rule not in FALLBACK_RULES:
                 continue
-            pieces = self._unclaimed_pieces(page.text, h, primary)
+            pieces = [q for c in self._cell_pieces(layout, h) for q in self._unclaimed_pieces(page.text, c, primary)]
             fallback += [p for p in pieces if not self._product_code(page.text, p) and
                          not table_row_with_ratio(page.text[p.start:p.end]) and
                          not is_page_stamp(layout, p.start, p.end) and
@@ -317,6 +317,26 @@ class RulesDetector(Detector):
             header = [v for v in above if layout.word_line[v] == layout.word_line[w]]
             return any(self.labels.stop_regex.match(text, layout.offsets[v][0]) for v in header)
         return False
+
+    def _cell_pieces(self, layout: PageView, hit: Hit) -> list[Hit]:
+        """A catch-all match cut where two of its words lie a column gap apart: a number's
+        digit groups are typed a space apart, a table row's cells further ("1.9  104  7
+        101": the score, its base, ... are no number of seven digits); each cell's words
+        are matched again on their own."""
+        words = layout.words_in(hit.start, hit.end)
+        cuts = [k for k, (a, b) in enumerate(zip(words, words[1:]), 1)
+                if layout.word_line[a] == layout.word_line[b] and
+                layout.words[b].bbox[0] - layout.words[a].bbox[2] > COLUMN_GAP * layout.line_of_word(a).height]
+        if not cuts:
+            return [hit]
+        text = layout.page.text
+        own = tuple(p for p in self.patterns if p.rule == hit.rule)
+        out = []
+        for k0, k1 in zip([0] + cuts, cuts + [len(words)]):
+            s = max(hit.start, layout.offsets[words[k0]][0])
+            e = min(hit.end, layout.offsets[words[k1 - 1]][1])
+            out += [Hit(q.rule, s + q.start, s + q.end, q.score) for q in find_pattern_hits(text[s:e], own)]
+        return out
 
     def _unclaimed_pieces(self, text: str, hit: Hit, primary: list[Hit]) -> list[Hit]:
         """What of a catch-all match no other rule explained. The catch-all reads digit

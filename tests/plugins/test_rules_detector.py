@@ -1422,3 +1422,19 @@ def test_a_british_unit_opens_its_block(det):
     rows = ["Unit 7, Orwell Business Park", "Ipswich IP3 9QR"]
     assert [t for ty, t in _spans(det, page_from_rows(rows)) if ty == "ADDRESS"] == \
         ["Unit 7, Orwell Business Park\nIpswich IP3 9QR"]
+
+
+def test_a_table_rows_cells_are_no_long_number(det):
+    """A survey table's row (an unseen FUNSD newspaper-scores form): a score, its base, a
+    second score and base, typed in cells far apart, is no seven-digit identifier."""
+    cells = [("SEX:", 47, 561, 81, 573, 94, 20), ("Male", 48, 575, 84, 585, 94, 21),
+             ("1.9", 210, 573, 234, 583, 95, 21), ("104", 270, 573, 293, 583, 61, 21),
+             ("7", 370, 572, 377, 582, 72, 21), ("101", 420, 571, 444, 581, 95, 21)]
+    page = OcrPage(762, 1000, tuple(WordBox(t, (x0, y0, x1, y1), c, line, 0)
+                                    for t, x0, y0, x1, y1, c, line in cells), "test")
+    assert not [t for t in _spans(det, page) if t[0] == "REFERENCE_NUMBER"]
+
+
+def test_a_number_typed_in_spaced_groups_stays_one_identifier(det):
+    got = _spans(det, page_from_rows(["Ref 4471 8823 9910 enclosed", [(20, "Code"), (300, "AT-P 317 230")]]))
+    assert ("REFERENCE_NUMBER", "4471 8823 9910") in got, got
