@@ -36,7 +36,6 @@ class AddressRegexes:
     town_under_street: re.Pattern
 
 
-@lru_cache(maxsize=4)
 def _misread_suffix(word: str) -> str:
     """A street suffix as OCR reads it in a letterhead's small capitals: a D's bowl read as
     an O, an O as a zero ("CLASSEN BLVO.", "PARK R0AD"); words of four letters or more, so
@@ -46,6 +45,7 @@ def _misread_suffix(word: str) -> str:
     return "".join("[d0o]" if c == "d" else "[o0]" if c == "o" else re.escape(c) for c in word.lower())
 
 
+@lru_cache(maxsize=4)
 def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     suffix = _alt([_misread_suffix(w) for w in vocab.street_suffixes], escape=False)
     unit = _alt(vocab.unit_designators)
