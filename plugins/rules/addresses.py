@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.address_patterns import AddressRegexes
 from redactor_plugins.rules.hits import Hit
-from redactor.plugin_api import UNSURE_CONF, PageView, is_census_name
+from redactor.plugin_api import UNSURE_CONF, PageView, given_names, is_census_name
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
 
 
@@ -281,6 +281,8 @@ def word_x0(layout: PageView, char: int) -> float:
 JUNK_LEAD = "‘’'`´|_.,:;\"“”"
 HOUSE_NUMBER_CONFUSIONS = str.maketrans({"$": "5", "S": "5", "O": "0", "o": "0", "l": "1",
                                           "I": "1", "|": "1", "B": "8"})
+_PREMISES_WORDS = frozenset({"plaza", "hotel", "inn", "tower", "towers", "building", "bldg", "centre", "center",
+                             "mall", "hall"})
 ADDRESSEE_LINES = 4   # lines above an address searched for the addressee's name
 
 
@@ -314,7 +316,12 @@ def addressee_above(layout: PageView, vocab: Vocab, segs, seg_box, first: int, a
             # a name ends in a surname; a line ending in an everyday word no census lists
             # as a name is a firm's ("Azure Interior", "Global Wholesaler")
             last = layout.page.text[r[0]:r[1]].split()[-1].strip(".,;:")
-            firm = not is_census_name(last) and V.is_common_word(last.lower())
+            first = layout.page.text[r[0]:r[1]].split()[0].strip(".,;:")
+            firm = (not is_census_name(last) and V.is_common_word(last.lower())) or \
+                (last.lower() in _PREMISES_WORDS and first.upper() not in given_names())
+            # (a line ending in a premises word and opening with no given name names the
+            # building or hotel the address is at: "Boston Park Plaza / 64 Arlington
+            # Street", whatever the census lists "Plaza" as; "Maria Plaza" is a person)
             return [Hit("org_addressee" if firm else "name_addressee", r[0], r[1], 0.7)]
         return []
     return []

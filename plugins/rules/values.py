@@ -325,7 +325,15 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
     if not strong and ((digits < 2 and not _PREFIXED_CODE.fullmatch(value)) or
                        len(re.sub(r"\W", "", value)) < 4):
         return None
+    after = [t for t in tokens if t[0] >= picked[-1][1]][:1]
+    if after and value.isdigit() and len(value) <= 4 and after[0][2].lower().strip(".,;:") in _COUNT_WORDS:
+        return None     # a quantity, not a number that names ("PERSONNEL: 24 per day")
     return picked[0][0], picked[-1][1]
+
+
+# the words after a count that make it a quantity: a rate or a unit of time or of things
+_COUNT_WORDS = frozenset({"per", "each", "times", "hours", "hrs", "days", "weeks", "months", "years", "pages",
+                          "people", "persons", "units", "pieces", "pcs", "percent", "%"})
 
 
 # A code written in capitals, letters only or with a hyphen ("PMRM", "BD-FF."): 2 to 8

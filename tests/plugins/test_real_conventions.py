@@ -1012,3 +1012,23 @@ def test_a_places_answer_stays_in_its_questions_column():
                        ("Fromce,", (96, 630, 170, 652), 40.0, 1), ("ltaly", (180, 630, 240, 652), 35.0, 1),
                        ("Hotel,", (703, 630, 760, 646), 95.0, 1), ("airfare", (766, 630, 830, 646), 95.0, 1)])
     assert [page.text[h.start:h.end] for h in place_list_hits(page_view(page))] == ["Fromce", "ltaly"]
+
+
+def test_the_premises_over_an_address_are_no_person(rules):
+    """A meeting's place (an unseen FUNSD sampling programme): the hotel's name over its
+    street line is the premises, whatever the census says of "Plaza"; a person whose
+    surname is such a word ("John Hall") stays a person."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(
+        ["Boston Park Plaza", "64 Arlington Street", "Boston, Mass. 02117"]))}
+    assert ("ORGANIZATION", "Boston Park Plaza") in found and ("PERSON", "Boston Park Plaza") not in found, found
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(
+        ["John Hall", "64 Arlington Street", "Boston, Mass. 02117"]))}
+    assert ("PERSON", "John Hall") in found, found
+
+
+def test_a_count_after_a_caption_is_no_identifier(rules):
+    """"NUMBER OF SAMPLING PERSONNEL:  24 per day": a rate, no personnel number."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["PERSONNEL: 24 per day"]))}
+    assert not [t for t in found if t[1] == "24"], found
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Employee ID: 24"]))}
+    assert ("ID_NUMBER", "24") in found, found
