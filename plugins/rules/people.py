@@ -18,7 +18,7 @@ from redactor_plugins.rules.values import INITIALS_LIST, INITIALS_RUN_TOGETHER, 
 # ("William 0. Iverson") or an E as the euro sign ("J. €. Mann"); a speck of a photocopy
 # OCR read beside the stop ("L.¢ GORDON"). "P.H.H." alone (no surname) is a staff
 # member's initials, which the guide leaves to signatures and routing.
-_INITIAL = re.compile(r"(?:[A-Z]\.){1,3}[¢°*]?|(?:Cc|Oo|Ss|Vv|Ww|Xx|Zz|S\$|0|€)\.")
+_INITIAL = re.compile(r"(?:[A-Z]\.){1,3}[¢°*]?|(?:Cc|Oo|Ss|Vv|Ww|Xx|Zz|S\$|0|€|£)\.")
 # A surname: capitalised ("Wigand", "McBride", "O'Neil", "Smith-Jones"), in capitals
 # ("HARPER"), or with a lower-case particle glued on ("deLacy", "van't"). A slash may join
 # a second person ("Anders/J. Mann"): the surname ends at it.

@@ -90,9 +90,9 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
         tok = tokens[k]
         raw = tok[2]
         stop_at = k
-        if not words and _MISREAD_INITIAL.fullmatch(raw) and k + 1 < len(tokens) and \
+        if len(words) <= 1 and _MISREAD_INITIAL.fullmatch(raw) and k + 1 < len(tokens) and \
                 _NAME_WORD.match(tokens[k + 1][2].strip(STRIP)):
-            words.append(tok)    # "&. Ray": an initial OCR could not read ("B. Ray")
+            words.append(tok)    # "&. Ray", "PERCY £. SMITH": an initial OCR could not read
             continue
         if not words and INITIALS_RUN_TOGETHER.fullmatch(raw) and raw[:2] not in _TWO_LETTER_ABBREVIATIONS \
                 and k + 1 < len(tokens) and _SURNAME_WORD.fullmatch(tokens[k + 1][2].strip(STRIP)):
@@ -194,7 +194,7 @@ _INITIAL_COMMA = re.compile(r"[A-Z],")
 _INITIALS_LAST_COMMA = re.compile(r"(?:[A-Z]\.)+[A-Z],")
 # an initial OCR could not read: a sign for the letter, or a capital whose lower case has
 # the same shape read twice ("Cc." for "C.")
-_MISREAD_INITIAL = re.compile(r"[&$%§©®@8|l]\.|Cc\.|Oo\.|Ss\.|Vv\.|Ww\.|Xx\.|Zz\.")
+_MISREAD_INITIAL = re.compile(r"[&$%§©®@8|l£€]\.|Cc\.|Oo\.|Ss\.|Vv\.|Ww\.|Xx\.|Zz\.")
 # two initials whose first dot the scan lost ("RE. KLEIN" for "R. E. KLEIN"), before a
 # surname of three letters or more; not the abbreviations memos print before a word
 INITIALS_RUN_TOGETHER = re.compile(r"[A-Z]{2}\.")

@@ -305,6 +305,14 @@ def test_copy_lists_as_the_scan_reads_them_name_their_people(rules, row, name):
     assert ("PERSON", name) in found(rules, [row])
 
 
+@pytest.mark.parametrize("row, name", [
+    ("TAPE APPROVAL PERCY £. SMITH", "PERCY £. SMITH"),   # the middle initial read as a sign
+    ("Approved: PERCY £. SMITH", "PERCY £. SMITH"),
+])
+def test_a_middle_initial_ocr_read_as_a_sign_stays_in_the_name(rules, row, name):
+    assert ("PERSON", name) in found(rules, [row])
+
+
 def test_a_research_requests_personnel_caption_names_its_staff(rules):
     """"MR PERSONNEL: B.R, Pellett" (an unseen FUNSD research request): the staff a
     request assigns, the last initial's stop read as a comma; a personnel number is an id."""
