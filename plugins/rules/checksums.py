@@ -7,7 +7,7 @@ import re
 # Characters OCR commonly reads in place of a digit, and the digit meant.
 OCR_DIGIT_CONFUSIONS = str.maketrans({"O": "0", "o": "0", "D": "0", "Q": "0", "I": "1", "l": "1",
                                       "|": "1", "i": "1", "S": "5", "s": "5", "$": "5", "B": "8", "Z": "2",
-                                      "z": "2", "G": "6", "g": "9"})
+                                      "z": "2", "G": "6", "g": "9", "¢": "6"})
 
 
 def ocr_digits(text: str) -> str:
@@ -19,7 +19,7 @@ def ocr_digits(text: str) -> str:
 def real_digit_share(text: str) -> float:
     """Share of true digits among the digit-like characters of ``text``: low values mean the
     'number' is mostly letters read as digits, i.e. probably a word."""
-    digitish = sum(1 for c in text if c.isdigit() or c in "OoDQIl|iSs$BZzGg")
+    digitish = sum(1 for c in text if c.isdigit() or c in "OoDQIl|iSs$BZzGg¢")
     return sum(1 for c in text if c.isdigit()) / digitish if digitish else 0.0
 
 

@@ -12,7 +12,8 @@ from redactor_plugins.rules.values import STRIP, Token, is_common_word, is_money
 
 # '$' and '§' are how OCR reads a 5 or 8 on a noisy scan; B/G/Z a 8/6/2; '_' the fill-in
 # line the number was typed on, read into it ("202/_457-4850")
-_PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlSBGZ$§|()\-.,/_]*[0-9][0-9OoIlSBGZ$§|()\-.,/_]*$")
+# (a typewriter's figure read as a cent sign, "TELEPHONE (306) ¢84-0800", is a digit too)
+_PHONE_TOKEN = re.compile(r"^[+(]?[0-9OoIlSBGZ$§¢|()\-.,/_]*[0-9][0-9OoIlSBGZ$§¢|()\-.,/_]*$")
 # An internal extension: the 3 to 5 digits a corporate form gives after its phone caption
 # ("Telephone # 6926", "Phone Number: 7970"), the switchboard being the company's own.
 _EXTENSION = re.compile(r"(?:(?:ext\.?|x)[ ]?)?\d{3,5}", re.I)

@@ -1032,3 +1032,12 @@ def test_a_count_after_a_caption_is_no_identifier(rules):
     assert not [t for t in found if t[1] == "24"], found
     found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Employee ID: 24"]))}
     assert ("ID_NUMBER", "24") in found, found
+
+
+def test_a_letterhead_phone_with_a_figure_read_as_a_cent_sign_is_a_phone(rules):
+    """A sales office's letterhead (an unseen FUNSD fax cover): "464" read "¢84"; the
+    number after its caption is the office's telephone all the same, not a reference."""
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(
+        ["TELEPHONE (306) ¢84-0800 FAX (904) 464.0744"]))}
+    assert ("PHONE", "(306) ¢84-0800") in found, found
+    assert not [t for t in found if t[0] == "REFERENCE_NUMBER"], found
