@@ -22,6 +22,7 @@ _LEADING_RULE = re.compile(r"(?<![^\s])_+(?=[A-Za-z])")
 BAR_LIKE = "|!il1I()[]{}/\\"   # what OCR reads a vertical cell border as
 BORDER_READ_W = 0.6      # text heights: a border read as a word is at most this wide ...
 BORDER_READ_H = 1.3      # ... and, unless read as "|", at least this tall
+THICK_BORDER_W = 1.0     # ... or up to a text height wide, a "|" taller than that
 _COLON_LABEL = re.compile(r"(?<![\w])((?:[A-Za-z][\w'’./\-]*[ ]){0,2}[A-Za-z][\w'’./\-]*?)[ ]?([#:])")
 # words in parentheses, not a number: "(E75518)" after a label is its value
 # (OCR reads the round brackets of a typewritten "(s)" as braces or square ones: "Supplier{s)")
@@ -260,7 +261,9 @@ def is_border_read(layout: PageView, w: int) -> bool:
     x0, y0, x1, y1 = word.bbox
     h = layout.line_of_word(w).height
     letters = "".join(c for c in word.text if c.isalnum())
-    return x1 - x0 <= BORDER_READ_W * h and all(c in JUNK + BAR_LIKE for c in word.text) and \
+    # a lone "|" taller than the text is a border a blurred scan drew thick
+    wide = BORDER_READ_W if not (word.text == "|" and y1 - y0 >= BORDER_READ_H * h) else THICK_BORDER_W
+    return x1 - x0 <= wide * h and all(c in JUNK + BAR_LIKE for c in word.text) and \
         (letters in ("", "i") or y1 - y0 >= BORDER_READ_H * h)
 
 

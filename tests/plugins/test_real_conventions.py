@@ -1041,3 +1041,14 @@ def test_a_letterhead_phone_with_a_figure_read_as_a_cent_sign_is_a_phone(rules):
         ["TELEPHONE (306) ¢84-0800 FAX (904) 464.0744"]))}
     assert ("PHONE", "(306) ¢84-0800") in found, found
     assert not [t for t in found if t[0] == "REFERENCE_NUMBER"], found
+
+
+def test_a_thick_cell_border_between_a_date_caption_and_its_date(rules):
+    """"Date Received | 1225/93" (an unseen FUNSD inspection sheet): the border a blurred
+    scan drew thick, read as a "|" a little wider than a hairline and taller than the text,
+    is no word of the value, and the date (misread) is the caption's, no reference."""
+    words = [("Week", 93, 107, 124, 117), ("of:", 133, 107, 153, 117), ("Date", 396, 113, 427, 122),
+             ("Received", 434, 112, 491, 123), ("|", 494, 111, 501, 128), ("1225/93", 553, 114, 607, 125)]
+    page = OcrPage(762, 1000, tuple(WordBox(t, (x0, y0, x1, y1), 90.0, 1, 0) for t, x0, y0, x1, y1 in words), "test")
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("DATE", "1225/93") in found, found
