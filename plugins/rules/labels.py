@@ -14,7 +14,7 @@ from redactor_plugins.rules.label_geometry import BELOW_GAP, RIGHT_GAP_STRONG, L
 from redactor_plugins.rules.label_phrases import JUNK, LabelHit, find_labels, stop_starts
 from redactor.plugin_api import UNSURE_CONF, PageView, paragraph_breaks, veto_words
 from redactor_plugins.rules.people import NOT_INITIALS, place_with_compass, plausible_name
-from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab
+from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, normalise_label
 
 MAX_TABLE_ROWS = 40
 _CAPTION_WORD_COLON = re.compile(r"[A-Za-z][A-Za-z'’./\-]*:")
@@ -43,12 +43,15 @@ _STREETISH = re.compile(r"^(?:\d|(?i:p\.?\s?o\.?\s?box|flat|apt|unit|suite|c/o))
 # what names a company's own department after its name ("Factory Cost Dept."): the
 # annotation guide's internal departments are neither people nor organisations
 _DEPARTMENT_WORDS = frozenset({"dept", "department", "depts", "departments"})
+_UNIT_WORDS = _DEPARTMENT_WORDS | {"center", "centre", "division", "laboratory", "lab", "office", "section"}
 _SLASH_DATE = re.compile(r"(?:0?[1-9]|1[0-2])/(?:0?[1-9]|[12]\d|3[01])/(?:\d{2}|(?:19|20)\d{2})")
 # A memo's copy list: its recipients run down the page under the first one, one a line and
 # aligned with it ("cc: RSS / RDC / PHL / Records / Project Leader"), as names or as the staff
 # initials memos route copies by; the list ends at the first line that is neither (an office,
 # a role: "Records", "Project Leader")
-COPY_LIST_KEYS = frozenset({"cc", "ce", "ec", "bcc", "distribution", "distribution list", "copies to", "copy to"})
+# (as label keys are written: normalised, "copies to" -> "coplesto")
+COPY_LIST_KEYS = frozenset(normalise_label(k) for k in ("cc", "ce", "ec", "bcc", "distribution", "distribution list",
+                                                        "copies to", "copy to"))
 _STAFF_INITIALS = re.compile(r"[A-Z]{2,4}")
 # a word in capitals is an everyday word at this frequency ("FILE" 4.8, "MEMO" 3.8, "FYI" 3.5);
 # three letters that are someone's initials are rarer strings ("PRC" 3.1, "RDC" 2.3)
@@ -315,8 +318,9 @@ class LabelRules(LabelGeometry):
             if found or (toks and not self._far_dirt(lh, toks) and
                          not self._heads_next_column(lh, toks)) or all(g.value in RIGHT_ONLY_KINDS for g in groups):
                 hits.extend(found)
-                if found and lh.key in COPY_LIST_KEYS:
-                    hits.extend(self._copy_list(found[0]))
+                if lh.key in COPY_LIST_KEYS and (found or toks):
+                    # (a list may open with a department: "Copies to: Factory Cost Dept.")
+                    hits.extend(self._copy_list(found[0] if found else Hit("", toks[0][0], toks[-1][1], 0.0)))
                 continue
             # nothing on the right, or only unsure dirt in the next cell (a smudge read "fo}"
             # 19 text heights away): the value sits under the label (form cell, table column)
@@ -331,10 +335,15 @@ class LabelRules(LabelGeometry):
                     found = self._with_comb_rest(found, run)
                 if found:
                     hits.extend(found)
-                    hits.extend(self._table_rows(g, lh, run))
+                    hits.extend(self._table_rows(g, lh, run) if lh.key not in COPY_LIST_KEYS else
+                                self._copy_list(found[0]))
                     break
             else:
                 hits.extend(self._unreadable_value(groups[0], btoks))
+                if lh.key in COPY_LIST_KEYS and btoks:
+                    # the list under its caption, opening with a department ("Copies to:" over
+                    # "Factory Cost Dept." / ... / "Sue Livesay")
+                    hits.extend(self._copy_list(Hit("", btoks[0][0], btoks[-1][1], 0.0)))
         # a weak label inside an address a caption names is a word of that address, not a
         # label: "Boise, ID 83702" holds Idaho, not an ID number
         for lh, found in weak:
@@ -398,11 +407,17 @@ class LabelRules(LabelGeometry):
             hit = self._recipient(r)
             if hit is not None:
                 hits.append(hit)
-            return hit is None
+            return hit is None and not self._unit_line(r)
 
         lines_under(lay, run, lay.words[run[0]].bbox[0], MAX_LISTED_NAMES, stop,
                     word_stop=self._is_terminator_word)
         return hits
+
+    def _unit_line(self, run) -> bool:
+        """Whether a copy list's line names a unit of the firm ("Factory Cost Dept.",
+        "Writer Development Center"): copies go to departments and people alike, and the
+        list goes on under it."""
+        return any(self.layout.words[w].text.lower().strip(".,;:") in _UNIT_WORDS for w in run)
 
     def _recipient(self, run) -> Hit | None:
         """A copy list's line as a PERSON hit: a name, or staff initials alone ("RDC")."""

@@ -273,6 +273,23 @@ def test_a_copy_list_runs_down_under_its_first_recipient(rules):
     assert persons == ["RSS", "RDC", "PRC", "Jane Doolittle"], persons
 
 
+@pytest.mark.parametrize("caption", ["Distribution:", "Copies to:"])
+def test_a_distribution_list_is_a_copy_list_too(rules, caption):
+    """The captions of several words list copies as "cc:" does (their keys are the
+    lexicon's normalised ones); a department on the list does not end it."""
+    page = one_line_rows([[(20, caption), (140, "Helen Marsh")], [(140, "Factory Cost Dept.")],
+                          [(140, "RDC")], [(140, "Jane Doolittle")]])
+    persons = [s.text for s in rules.detect(page) if s.type == "PERSON"]
+    assert persons == ["Helen Marsh", "RDC", "Jane Doolittle"], persons
+
+
+def test_a_copy_list_under_its_caption_may_open_with_a_department(rules):
+    """"Copies to:" over "Factory Cost Dept." / "Sue Livesay" (an unseen FUNSD request);
+    staff initials there are recipients only as the list's."""
+    page = one_line_rows([[(20, "Copies to:")], [(140, "Factory Cost Dept.")], [(140, "RDC")]])
+    assert [s.text for s in rules.detect(page) if s.type == "PERSON"] == ["RDC"]
+
+
 @pytest.mark.parametrize("entry", ["FILE", "STAFF", "Files", "Project Leader"])
 def test_a_copy_list_line_that_is_a_word_or_a_role_is_no_person(rules, entry):
     page = one_line_rows([[(20, "cc:"), (80, "Helen Marsh")], [(80, entry)]])
