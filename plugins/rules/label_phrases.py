@@ -204,7 +204,8 @@ def _header_cells(layout: PageView, lex: LabelLexicon, matches: list[_Match]) ->
 
 
 # captions of a record whose "... Name" is the record's own name, not a person's
-_NAMED_THINGS = frozenset({"project", "file", "job", "program", "study", "contract", "case", "matter"})
+_NAMED_THINGS = frozenset(normalise_label(k) for k in ("project", "file", "job", "program", "study", "contract", "case",
+                                                        "matter"))    # (as label keys are written: "file" -> "flle")
 
 
 def _compounds(layout: PageView, matches: list[_Match]) -> list[_Match]:

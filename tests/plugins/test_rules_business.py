@@ -91,6 +91,12 @@ def test_a_projects_name_and_an_amount_after_its_caption_are_no_reference(rules)
     assert not any(t in ("PERSON", "REFERENCE_NUMBER") for t, _ in spans), spans
 
 
+@pytest.mark.parametrize("row", ["FILE NAME: Dunhill", "JOB NAME: Dunhill"])
+def test_a_records_own_name_is_no_persons_name(rules, row):
+    """A file's or a job's name (the label keys are normalised: "file" is "flle")."""
+    assert not [t for t, _ in _found(rules, [row]) if t == "PERSON"]
+
+
 def test_an_ordinal_under_a_caption_is_no_identifier(rules):
     # a meeting's programme: "SPORTS REGISTRATION" over "37TH ANNUAL MEETING"
     assert not _found(rules, ["SPORTS REGISTRATION", "37TH ANNUAL MEETING"])
