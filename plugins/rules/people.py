@@ -99,7 +99,10 @@ def _initials_run(layout: PageView, ws: tuple[int, ...], i: int) -> int:
             continue
         # "A. J, GIACOIO": a later initial's dot read as a comma, its surname right after
         # it in the cell (a comma that ends a name has no surname after it)
-        misread = misread or (n > 0 and re.fullmatch(r"[A-Z],", t) and i + n + 1 < len(ws) and
+        # ... or the first one's, after a word in lower case ("agreed to by T. Parrack and A,
+        # Forsythe": after a capitalised word the comma may invert a name, "Smith, A, ...")
+        opens = n > 0 or i == 0 or layout.words[ws[i - 1]].text[:1].islower()
+        misread = misread or (opens and re.fullmatch(r"[A-Z],", t) and i + n + 1 < len(ws) and
                               _same_cell(layout, ws[i + n], ws[i + n + 1]) and
                               _SURNAME.fullmatch(layout.words[ws[i + n + 1]].text) is not None)
         # "Wilcoxin, F., J. of Pharmacol.": a comma after the last initial ends the name

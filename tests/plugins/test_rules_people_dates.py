@@ -313,6 +313,14 @@ def test_a_middle_initial_ocr_read_as_a_sign_stays_in_the_name(rules, row, name)
     assert ("PERSON", name) in found(rules, [row])
 
 
+def test_a_first_initials_stop_read_as_a_comma_in_running_text(rules):
+    """A meeting report (an unseen FUNSD form): "agreed to by T. Parrack and A, Forsythe";
+    after a capitalised word the comma may invert a name, and no name is made of it."""
+    spans = found(rules, ["This was agreed to by T. Parrack and A, Forsythe at the meeting."])
+    assert ("PERSON", "A, Forsythe") in spans, spans
+    assert not [t for t in found(rules, ["Section A, Forsythe"]) if t[0] == "PERSON"]
+
+
 def test_a_research_requests_personnel_caption_names_its_staff(rules):
     """"MR PERSONNEL: B.R, Pellett" (an unseen FUNSD research request): the staff a
     request assigns, the last initial's stop read as a comma; a personnel number is an id."""
