@@ -320,7 +320,8 @@ class LabelRules(LabelGeometry):
                 hits.extend(found)
                 if lh.key in COPY_LIST_KEYS and (found or toks):
                     # (a list may open with a department: "Copies to: Factory Cost Dept.")
-                    hits.extend(self._copy_list(found[0] if found else Hit("", toks[0][0], toks[-1][1], 0.0)))
+                    hits.extend(self._copy_list(*((found[0].start, found[0].end) if found else
+                                                  (toks[0][0], toks[-1][1]))))
                 continue
             # nothing on the right, or only unsure dirt in the next cell (a smudge read "fo}"
             # 19 text heights away): the value sits under the label (form cell, table column)
@@ -336,14 +337,14 @@ class LabelRules(LabelGeometry):
                 if found:
                     hits.extend(found)
                     hits.extend(self._table_rows(g, lh, run) if lh.key not in COPY_LIST_KEYS else
-                                self._copy_list(found[0]))
+                                self._copy_list(found[0].start, found[0].end))
                     break
             else:
                 hits.extend(self._unreadable_value(groups[0], btoks))
                 if lh.key in COPY_LIST_KEYS and btoks:
                     # the list under its caption, opening with a department ("Copies to:" over
                     # "Factory Cost Dept." / ... / "Sue Livesay")
-                    hits.extend(self._copy_list(Hit("", btoks[0][0], btoks[-1][1], 0.0)))
+                    hits.extend(self._copy_list(btoks[0][0], btoks[-1][1]))
         # a weak label inside an address a caption names is a word of that address, not a
         # label: "Boise, ID 83702" holds Idaho, not an ID number
         for lh, found in weak:
@@ -395,10 +396,11 @@ class LabelRules(LabelGeometry):
         chars = [k for k in range(hit.end - hit.start) if self.text[hit.start + k].isalnum()]
         return bool(chars) and all(inside[k] for k in chars)
 
-    def _copy_list(self, first: Hit) -> list[Hit]:
-        """The recipients listed under the first one of a copy list, aligned with it."""
+    def _copy_list(self, start: int, end: int) -> list[Hit]:
+        """The recipients listed under a copy list's first line (text offsets ``start`` to
+        ``end``: its first recipient, or the department it opens with), aligned with it."""
         lay = self.layout
-        run = lay.words_in(first.start, first.end)
+        run = lay.words_in(start, end)
         if not run:
             return []
         hits: list[Hit] = []
@@ -498,9 +500,10 @@ def _reads_as_clause(text: str) -> bool:
     return any(w.strip(".,;:()").lower() in _CLAUSE_WORDS for w in text.split())
 
 
-_CLAUSE_WORDS = frozenset({"until", "unless", "has", "have", "had", "been", "is", "are", "was", "were", "will",
-                           "shall", "must", "may", "should", "would", "not", "this", "that", "these", "those",
-                           "which", "when", "if", "any", "all", "being", "be"})
+# (not "all", "any", "may", "will": firms are named so, "All Nippon", "May Department Stores")
+_CLAUSE_WORDS = frozenset({"until", "unless", "has", "have", "had", "been", "is", "are", "was", "were", "shall",
+                           "must", "should", "would", "not", "this", "that", "these", "those", "which", "when",
+                           "if", "being", "be"})
 
 
 def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:
