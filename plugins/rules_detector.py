@@ -329,14 +329,16 @@ class RulesDetector(Detector):
                 layout.words[b].bbox[0] - layout.words[a].bbox[2] > COLUMN_GAP * layout.line_of_word(a).height]
         if not cuts:
             return [hit]
-        text = layout.page.text
-        own = tuple(p for p in self.patterns if p.rule == hit.rule)
         out = []
         for k0, k1 in zip([0] + cuts, cuts + [len(words)]):
-            s = max(hit.start, layout.offsets[words[k0]][0])
-            e = min(hit.end, layout.offsets[words[k1 - 1]][1])
-            out += [Hit(q.rule, s + q.start, s + q.end, q.score) for q in find_pattern_hits(text[s:e], own)]
+            out += self._matched_again(layout.page.text, hit.rule, max(hit.start, layout.offsets[words[k0]][0]),
+                                       min(hit.end, layout.offsets[words[k1 - 1]][1]))
         return out
+
+    def _matched_again(self, text: str, rule: str, s: int, e: int) -> list[Hit]:
+        """``rule``'s patterns run again on ``text[s:e]`` alone, as page offsets."""
+        own = tuple(p for p in self.patterns if p.rule == rule)
+        return [Hit(h.rule, s + h.start, s + h.end, h.score) for h in find_pattern_hits(text[s:e], own)]
 
     def _unclaimed_pieces(self, text: str, hit: Hit, primary: list[Hit]) -> list[Hit]:
         """What of a catch-all match no other rule explained. The catch-all reads digit
@@ -352,15 +354,13 @@ class RulesDetector(Detector):
             if s > pos:
                 pieces.append((pos, s))
             pos = max(pos, e)
-        own = tuple(p for p in self.patterns if p.rule == hit.rule)
         out = []
         for s, e in pieces:
             # only whole words: a piece that cuts a word is the claimed value's own part
             if (s > 0 and not text[s - 1].isspace() and not text[s].isspace()) or \
                     (e < len(text) and not text[e].isspace() and not text[e - 1].isspace()):
                 continue
-            out += [Hit(h.rule, s + h.start, s + h.end, h.score)
-                    for h in find_pattern_hits(text[s:e], own)]
+            out += self._matched_again(text, hit.rule, s, e)
         return out
 
     def _greeting_names(self, layout: PageView, hits: list[Hit]) -> list[Hit]:
