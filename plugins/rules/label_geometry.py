@@ -10,7 +10,8 @@ import re
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.blocks import Run, lines_under, run_from
 from redactor_plugins.rules.hits import Hit
-from redactor_plugins.rules.label_phrases import CELL_GAP, JUNK, LabelHit, is_border_read, is_speck_word
+from redactor_plugins.rules.label_phrases import (CELL_GAP, ITEM_NUMBER, ITEM_NUMBER_GAP, JUNK, LabelHit,
+                                                  is_border_read, is_speck_word, item_number_before)
 from redactor.plugin_api import ADDRESS_FIELD_CAPTIONS, UNSURE_CONF, PageView
 
 # How far (in text heights) a value may sit from its label and its own words from each other.
@@ -27,6 +28,9 @@ MAX_BLOCK_LINES = 5
 # inside a column the next header bounds the value: boxed fields ("964 | 46 | 5449") may
 # space their parts widely
 COLUMN_WORD_GAP = 3.0
+CLOSED_COLUMN_GAP = 10.0  # ... but no gap as wide as a column: the value of the next column,
+                          # typed left of its caption ("3. Residence Address" and "4. Business
+                          # Address" side by side on a FARA short form)
 
 # Digit groups of identifiers that forms print in comb boxes (SSN 3-2-4, EIN 2-7), and how
 # far apart (text heights) the boxes may space two groups.
@@ -224,6 +228,8 @@ class LabelGeometry:
         h = lh.line.height
         x0, x1 = col
         label_x1 = max(lay.words[w].bbox[2] for w in lh.words)
+        item = item_number_before(lay, lh.words[0])
+        x_in = x0 if item is None else min(x0, lay.words[item].bbox[0] - 0.5 * h)
         cands = lay.lines_below(x0, min(x1, label_x1 + 1.0 * h), top_y, h, max_gap * h, 0.0)
         for line in cands:
             starts = [w for w in line.words if lay.words[w].bbox[2] > x0 and lay.words[w].bbox[0] < x1]
@@ -232,21 +238,38 @@ class LabelGeometry:
             if h > TITLE_RATIO * line.height and not self._header_row(lh):
                 return [], []   # a document title ("INVOICE") heads no column
             # a long value of the column to the left may reach into this one: start at the
-            # first word that begins inside the column when there is one
-            inside = [w for w in starts if lay.words[w].bbox[0] >= x0]
+            # first word that begins inside the column when there is one (a numbered item's
+            # value is written under its number too: "1. Name" over "AENGUS MURRAY")
+            inside = [w for w in starts if lay.words[w].bbox[0] >= x_in]
             first = inside[0] if inside else starts[0]
-            # a column closed by the next header takes its whole width; an open one stops
-            # at a wide gap
-            run = run_from(lay, line, first, COLUMN_WORD_GAP if x1 > label_x1 + 29 * h else 1e9,
+            # a column closed by the next header takes its whole width, but for a gap as wide
+            # as a column (the next column's value typed left of its caption); an open one
+            # stops at a wide gap
+            run = run_from(lay, line, first, COLUMN_WORD_GAP if x1 > label_x1 + 29 * h else CLOSED_COLUMN_GAP,
                            stop=lambda w: lay.words[w].bbox[0] >= x1 or self._is_terminator_word(w))
             pos = line.words.index(run[0])
-            if self._is_terminator_word(run[0]) or \
+            if self._is_terminator_word(run[0]) or self._opens_item(run) or \
                     (pos and line.words[pos - 1] in self.row_label_ends):
                 # the next field's label, or a key-value row whose value is its own label's
                 # ("Cust. #  67625879" under "Invoice #  L439057")
                 return [], []
             return [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in run], run
         return [], []
+
+    def _opens_item(self, run: list[int]) -> bool:
+        """The run starts with the next item's number and its caption ("4. Business Address"
+        under "2. Registration No."): the next field, no value."""
+        lay = self.layout
+        text = lay.words[run[0]].text
+        if not (ITEM_NUMBER.fullmatch(text) and text[0].isdigit()):
+            return False      # (a letter and its stop may be a name's initial: "W. Robert Warne")
+        x1, (_, y0, _, y1) = lay.words[run[0]].bbox[2], lay.words[run[0]].bbox
+        h = lay.line_of_word(run[0]).height
+        # a caption word beside it, whatever OCR line it was put in
+        return any(b.text[:1].isupper() and sum(c.isalpha() for c in b.text) >= 2 and
+                   x1 - 0.5 * h <= b.bbox[0] <= x1 + ITEM_NUMBER_GAP * h and
+                   min(y1, b.bbox[3]) - max(y0, b.bbox[1]) > 0
+                   for b in lay.words)
 
     def _header_row(self, lh: LabelHit) -> bool:
         """Whether the label's line holds other field labels: a table's header row, whose
@@ -257,7 +280,7 @@ class LabelGeometry:
     def _block_stop(self, run: Run) -> bool:
         lay = self.layout
         first = run[0]
-        if self._is_terminator_word(first) or first in self.label_words:
+        if self._is_terminator_word(first) or first in self.label_words or self._opens_item(run):
             return True
         text = " ".join(lay.words[w].text for w in run)
         if not re.search(r"[A-Za-z0-9]", text) or "@" in text or _PHONE_LINE.match(text):

@@ -23,6 +23,13 @@ BAR_LIKE = "|!il1I()[]{}/\\"   # what OCR reads a vertical cell border as
 BORDER_READ_W = 0.6      # text heights: a border read as a word is at most this wide ...
 BORDER_READ_H = 1.3      # ... and, unless read as "|", at least this tall
 THICK_BORDER_W = 1.0     # ... or up to a text height wide, a "|" taller than that
+# Government and business forms number their items ("1. Name", "5. Year of Birth", "12a.",
+# "(b) Address", "C. Telephone"): the number opens the item's caption, it is no text before it
+# (a letter closed by a bracket is left out: OCR reads an empty checkbox as "C)"; a figure's
+# stop may be read as a comma, "4, Business Address")
+# (items are counted from 1: a "0)" or "0." is a checkbox read so)
+ITEM_NUMBER = re.compile(r"[1-9]\d?[a-z]?[.,)]|[A-Za-z]\.|\((?:[1-9]\d?|[a-z])\)")
+ITEM_NUMBER_GAP = 1.5    # text heights between an item number and its caption at most
 _COLON_LABEL = re.compile(r"(?<![\w])((?:[A-Za-z][\w'’./\-]*[ ]){0,2}[A-Za-z][\w'’./\-]*?)[ ]?([#:])")
 # words in parentheses, not a number: "(E75518)" after a label is its value
 # (OCR reads the round brackets of a typewritten "(s)" as braces or square ones: "Supplier{s)")
@@ -269,14 +276,31 @@ def is_border_read(layout: PageView, w: int) -> bool:
 
 
 def gap_before_text(layout: PageView, word: int) -> float | None:
-    """Horizontal gap to the previous word of the line that is text, not a border read."""
+    """Horizontal gap to the previous word of the line that is text, not a border read. A
+    form's item number right before the word ("1. Name", "5. Year of Birth", "(b) Address")
+    opens the item with it: the gap is measured before the number."""
     line = layout.line_of_word(word)
-    pos = line.words.index(word)
+    start = item_number_before(layout, word)
+    start = word if start is None else start
+    pos = line.words.index(start)
     while pos > 0 and is_border_read(layout, line.words[pos - 1]):
         pos -= 1
     if pos == 0:
         return None
-    return layout.words[word].bbox[0] - layout.words[line.words[pos - 1]].bbox[2]
+    return layout.words[start].bbox[0] - layout.words[line.words[pos - 1]].bbox[2]
+
+
+def item_number_before(layout: PageView, word: int) -> int | None:
+    """The form's item number right before ``word`` on its line ("1." of "1. Name"), or None."""
+    line = layout.line_of_word(word)
+    pos = line.words.index(word)
+    if pos == 0:
+        return None
+    prev = line.words[pos - 1]
+    if ITEM_NUMBER.fullmatch(layout.words[prev].text) and \
+            layout.words[word].bbox[0] - layout.words[prev].bbox[2] <= ITEM_NUMBER_GAP * line.height:
+        return prev
+    return None
 
 
 QUALIFIER_WORDS = 2       # "Coupon Issue Date", "Policy Effective Date": at most two words

@@ -19,6 +19,7 @@ from redactor_plugins.rules.lexicon import LabelGroup, LabelLexicon, Vocab, norm
 MAX_TABLE_ROWS = 40
 _CAPTION_WORD_COLON = re.compile(r"[A-Za-z][A-Za-z'’./\-]*:")
 MAX_PARTY_LEAD = 3       # name, job title and company lines over a party's street line
+MIN_ADDRESS_CHARS = 3    # letters and figures an address value holds at least
 MAX_LISTED_NAMES = 8
 # kinds of value a label in running text may find at the start of the next line: shapes
 # that a value parser checks (digits, an @, a made-up user name), never a person's name
@@ -199,13 +200,15 @@ class LabelRules(LabelGeometry):
             return []
         runs = self._block(lh, run)
         hits = []
-        if group.value == "party":
+        toks_of = [self._run_tokens(lh, r) for r in runs]
+        street = next((k for k, rt in enumerate(toks_of[:MAX_PARTY_LEAD + 1])
+                       if rt and _STREETISH.match(rt[0][2].lstrip(JUNK))), None)
+        # an address caption's block may open with the firm at that address too ("4. Business
+        # Address(es)" over "Weber Shandwick / 919 Third Avenue / New York 10022")
+        if group.value == "party" or street:
             # the lines before the street line: the person, a job title, the company. A
             # postal address is its delivery line(s) and its city line: the name or company
             # line over them is a party of its own, never part of the address
-            toks_of = [self._run_tokens(lh, r) for r in runs]
-            street = next((k for k, rt in enumerate(toks_of[:MAX_PARTY_LEAD + 1])
-                           if rt and _STREETISH.match(rt[0][2].lstrip(JUNK))), None)
             lead = 0
             for rtoks in toks_of[:MAX_PARTY_LEAD]:
                 if not rtoks or any(c.isdigit() for t in rtoks for c in t[2]) or \
@@ -230,16 +233,15 @@ class LabelRules(LabelGeometry):
                     break
                 lead += 1
             runs = runs[lead:]
-            rule = "label_party_address"
-        else:
-            rule = group.rule
+        rule = "label_party_address" if group.value == "party" else group.rule
         if runs:
             # the first run may start with the label itself: begin after it
             ranges = runs_to_ranges(self.layout, runs)
             for s, e in ranges:
                 s = max(s, lh.end) if s <= lh.end < e else s
                 s, e = _trim(self.text, s, e, JUNK)
-                if e > s and re.search(r"[A-Za-z0-9]", self.text[s:e]):
+                # (a speck OCR read as a letter beside the caption, "H", is no address)
+                if e > s and sum(c.isalnum() for c in self.text[s:e]) >= MIN_ADDRESS_CHARS:
                     hits.append(Hit(rule, s, e, group.score))
         return hits
 
