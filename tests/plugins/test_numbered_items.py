@@ -98,3 +98,27 @@ def test_the_firm_over_a_business_address_is_no_part_of_it(rules):
     addresses = [v for t, v in found if t == "ADDRESS"]
     assert "919 Third Avenue\nNew York, NY 10022" in addresses, found
     assert not any("Shandwick" in v for v in addresses), found
+
+
+def test_a_foreign_principal_named_under_its_long_caption(rules):
+    """A FARA dissemination report's "5. Name of foreign principal on whose behalf this
+    material / was transmitted.": the body's name stands under the caption's second line and
+    wraps in its cell."""
+    found = _found(rules, [[(10, "4. Title of material, if any"),
+                            (520, "5. Name of foreign principal on whose behalf this material")],
+                           [(550, "was transmitted.")],
+                           [(20, "Academic Studies Series, Vol. 1, 1991"), (555, "Korea Institute for International")],
+                           [(555, "Economic Policy")]])
+    assert ("ORGANIZATION", "Korea Institute for International\nEconomic Policy") in found, found
+
+
+def test_a_registrant_caption_names_a_body_not_a_person(rules):
+    """"1. Name of registrant": a firm's name is an organisation; a name that does not read
+    as a body's is left to the name rules (the caption does not make "JETRO Atlanta" a
+    person)."""
+    found = _found(rules, [[(10, "1. Name of registrant"), (560, "2. Registration No.")],
+                           [(20, "Korea Economic Institute of America"), (560, "3327")]])
+    assert ("ORGANIZATION", "Korea Economic Institute of America") in found, found
+    found = _found(rules, [[(10, "1. Name of registrant"), (560, "2. Registration No.")],
+                           [(20, "JETRO Atlanta"), (560, "4069")]])
+    assert ("PERSON", "JETRO Atlanta") not in found, found
