@@ -32,8 +32,13 @@ from redactor_plugins.rules.people import _zipf, plausible_name
 
 SCORE = 0.9               # a caption names its value (the ensemble's label band)
 ANSWER_GAP = 3.0          # text heights from a caption (or a table row) to the next row
-RUN_ON_GAP = 0.5          # ... and at most this from a caption's line to its run-on line
+RUN_ON_GAP = 0.5          # ... and at most this from a caption's line to its run-on line,
+RUN_ON_SENTENCE_GAP = 1.0  # ... or this when the caption's sentence goes on in lower case
+                          # ("... on whose behalf this material / was transmitted.", a FARA
+                          # report's caption rendered at 150 dpi: 0.3 h apart)
 RUN_ON_LINES = 2
+WRAP_GAP = 0.8            # text heights between an organisation's name and its wrapped end
+WRAPPED_WORDS = 5         # ... a few words
 MAX_ROWS = 40
 SKIP_AFTER_ROWS = 2       # a column of this many names may pass over one cell that is none
 ROW_WORD_GAP = 3.0        # text heights: a wider gap inside a cell ends its value
@@ -62,6 +67,9 @@ _ROLE_HEADER = re.compile(rf"^{_ITEM}(?:[a-z/&]+ ){{0,{MAX_HEADER_WORDS - 1}}}?{
 _LEAD_ARTICLE = {"the"}
 # an account's or a store's number in brackets after its name, in the same cell ("Chatham
 # Oil (311-01)" down a sales report's account column): another value; the name ends there
+# a firm named for its partners, as law and accounting firms are ("Arnold & Porter",
+# "Wilmer, Cutler & Pickering"): surnames joined by "&"
+_PARTNERS = re.compile(r"[A-Z][A-Za-z'’\-]+,?(?: [A-Z][A-Za-z'’\-]+,?)? & [A-Z][A-Za-z'’\-]+")
 _BRACKETED_NUMBER = re.compile(r"[(\[][A-Za-z]{0,3}\d")
 
 
@@ -87,11 +95,13 @@ def _run_on(layout: PageView, caption_line, cell: list[int], left: float, right:
     h = caption_line.height
     x0s = [layout.words[w].bbox[0] for w in cell[:2]]
     for ln in _lines_under(layout, caption_line.y1 - 0.3 * h, x0s[0], layout.words[cell[-1]].bbox[2],
-                           RUN_ON_GAP * h):
+                           RUN_ON_SENTENCE_GAP * h):
         first = [w for w in ln.words if layout.words[w].bbox[2] > x0s[0] - h]
         if not first:
             continue
         fx = layout.words[first[0]].bbox[0]
+        if ln.y0 > caption_line.y1 + (RUN_ON_GAP - 0.3) * h and not layout.words[first[0]].text[:1].islower():
+            return None     # a line a printed line's spacing under it: only a sentence goes on there
         beside = [w for w in ln.words if any(c.isalnum() for c in layout.words[w].text) and
                   (layout.words[w].bbox[2] <= left or layout.words[w].bbox[0] >= right)]
         if any(abs(fx - x) <= 1.0 * h for x in x0s) and ln.height <= 1.3 * h and not beside:
@@ -165,6 +175,12 @@ def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool
         return None
     s, e, org = r
     text = layout.page.text
+    partners = _PARTNERS.fullmatch(text[s:toks[-1][1]].rstrip(" .,;:")) is not None
+    if org or partners:
+        # a body's name reads on through its joiners ("Korea Institute for International
+        # Economic Policy"), and a firm may be named for its partners ("Arnold & Porter")
+        ov = V.organization_value([t for t in toks if t[0] >= s])
+        e = max(e, ov[1]) if ov is not None and ov[0] == s else e
     # the value must be the whole cell: "Report Due w/o 4/6/98" is no name
     if text[e:toks[-1][1]].strip(" .,;:" + JUNK):
         return None
@@ -174,7 +190,7 @@ def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool
         return None     # no name given, or a job title ("Vice President")
     first = words[0].strip(".,")
     business_row = businesses and len(first.rstrip(".")) > 1 and first.upper() not in given_names()
-    if organization or business_row or _is_organization(words, org, vocab):
+    if organization or business_row or partners or _is_organization(words, org, vocab):
         return Hit("label_organization", article[0] if article else s, e, SCORE)
     if not plausible_name(text[s:e], vocab) or len(words) < 2:
         return None
@@ -228,6 +244,23 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
                     skipped = True
                     continue
                 skipped = False
-                column.append(hit)
+                column.append(_wrapped(layout, run, hit, h) if not header_row else hit)
             hits.extend(column)
     return hits
+
+
+def _wrapped(layout: PageView, run: list[int], hit: Hit, h: float) -> Hit:
+    """An organisation's name that fills its line and wraps in its cell ("Korea Institute for
+    International" / "Economic Policy"): the line right under it, starting where it starts,
+    of capitalised words and joiners only, is the name's end."""
+    if hit.rule != "label_organization" or layout.offsets[run[-1]][1] > hit.end:
+        return hit
+    x0, y1 = layout.words[run[0]].bbox[0], max(layout.words[w].bbox[3] for w in run)
+    under = [ln for ln in layout.lines if 0 <= ln.y0 - y1 <= WRAP_GAP * h and abs(ln.x0 - x0) <= h]
+    if len(under) != 1 or len(under[0].words) > WRAPPED_WORDS:
+        return hit
+    toks = [(layout.offsets[w][0], layout.offsets[w][1], layout.words[w].text) for w in under[0].words]
+    ov = V.organization_value(toks)
+    if ov is None or ov != (toks[0][0], toks[-1][1]):
+        return hit
+    return Hit(hit.rule, hit.start, ov[1], hit.score)

@@ -28,8 +28,6 @@ MAX_BLOCK_LINES = 5
 # inside a column the next header bounds the value: boxed fields ("964 | 46 | 5449") may
 # space their parts widely
 COLUMN_WORD_GAP = 3.0
-WRAPPED_NAME_WORDS = 5    # the wrapped end of a body's name is a few words
-CAPTION_TAIL_WORDS = 2    # lower-case words running on after a label make it a long caption
 CLOSED_COLUMN_GAP = 10.0  # ... but no gap as wide as a column: the value of the next column,
                           # typed left of its caption ("3. Residence Address" and "4. Business
                           # Address" side by side on a FARA short form)
@@ -257,53 +255,6 @@ class LabelGeometry:
                 return [], []
             return [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in run], run
         return [], []
-
-    def caption_tail(self, lh: LabelHit, toks: list[V.Token]) -> bool:
-        """Whether the words right of a label opening its line are its caption running on
-        ("5. Name of foreign principal on whose behalf this material", "was transmitted."
-        under it): a long form item's caption, all lower-case words, its value under it."""
-        # (a long caption is a phrase read surely; two unsure words in a smudge are none)
-        return lh.first_on_line and len(toks) >= CAPTION_TAIL_WORDS and len(lh.words) >= 2 and \
-            all(self.layout.words[w].conf >= UNSURE_CONF for w in lh.words) and \
-            all(re.fullmatch(r"[a-z][a-z'’\-]*[.,:;]?", t[2]) for t in toks)
-
-    def caption_bottom(self, lh: LabelHit) -> float:
-        """The foot of a caption that wraps: the lines right under the label's that open
-        with a lower-case word in its column ("was transmitted.") are the caption's."""
-        lay = self.layout
-        h = lh.line.height
-        x0, x1 = self._column(lh)
-        y = lh.line.y1
-        for _ in range(2):
-            below = [ln for ln in lay.lines if ln.index != lh.line.index and y - 0.3 * h <= ln.y0 <= y + 1.0 * h]
-            heads = [ln for ln in below if any(x0 <= lay.words[w].bbox[0] <= x1 for w in ln.words)]
-            if not heads:
-                break
-            line = min(heads, key=lambda ln: ln.y0)
-            first = next(w for w in line.words if x0 <= lay.words[w].bbox[0] <= x1)
-            if not re.match(r"[a-z]", lay.words[first].text):
-                break
-            y = line.y1
-        return y
-
-    def _wrapped_body(self, found: list[Hit], run: list[int]) -> list[Hit]:
-        """A body's name that runs to its line's end and wraps in its cell ("Korea Institute
-        for International" / "Economic Policy"): the line right under it, starting where it
-        starts, of capitalised words and joiners only, is the name's end."""
-        lay = self.layout
-        hit = found[0]
-        if lay.offsets[run[-1]][1] > hit.end:
-            return found      # the name ended inside its line
-        h = lay.line_of_word(run[0]).height
-        x0, y1 = lay.words[run[0]].bbox[0], max(lay.words[w].bbox[3] for w in run)
-        under = [ln for ln in lay.lines if 0 <= ln.y0 - y1 <= 0.8 * h and abs(ln.x0 - x0) <= 1.5 * h]
-        if len(under) != 1 or len(under[0].words) > WRAPPED_NAME_WORDS:
-            return found
-        toks = [(lay.offsets[w][0], lay.offsets[w][1], lay.words[w].text) for w in under[0].words]
-        ov = V.organization_value(toks)
-        if ov is None or ov != (toks[0][0], toks[-1][1]):
-            return found
-        return [Hit(hit.rule, hit.start, ov[1], hit.score)] + found[1:]
 
     def _opens_item(self, run: list[int]) -> bool:
         """The run starts with the next item's number and its caption ("4. Business Address"

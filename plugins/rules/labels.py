@@ -4,7 +4,6 @@ the label's column: form cells and table headers), using the word boxes."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from redactor_plugins.rules import contact_values as C
 from redactor_plugins.rules import values as V
@@ -113,7 +112,7 @@ class LabelRules(LabelGeometry):
         caption (marked, or opening its line); ``extension``: a phone caption marked as
         one, after which 3 to 5 digits alone are an internal extension."""
         kind = group.value
-        if kind not in ("name", "organization", "body"):
+        if kind not in ("name", "organization"):
             # "Your member ID is 88A-20-1174", "account number: 123"
             while toks and toks[0][2].lower().strip(".:") in FILLERS:
                 toks = toks[1:]
@@ -154,14 +153,6 @@ class LabelRules(LabelGeometry):
                     break
                 toks = rest
             return hits
-        if kind == "body":
-            r = V.name_value(toks, self.vocab, loose=strong)
-            if r is None or not r[2]:
-                return []
-            # a body's name reads on through its joiners, as organisation values do
-            ov = V.organization_value([t for t in toks if t[0] >= r[0]])
-            e = max(r[1], ov[1]) if ov is not None and ov[0] == r[0] else r[1]
-            return [Hit(group.rule, r[0], e, group.score)]
         if kind == "organization":
             r = V.organization_value(toks)
             if r is not None and not strong and _reads_as_clause(self.text[r[0]:r[1]]):
@@ -284,13 +275,6 @@ class LabelRules(LabelGeometry):
             toks = self.right_tokens(lh)
             if V.is_blank(toks):
                 toks = []
-            top = lh.line.y1
-            if any(g.value == "body" for g in groups) and self.caption_tail(lh, toks):
-                # a party's caption that runs on ("5. Name of foreign principal on whose
-                # behalf this material / was transmitted."): its value is the cell's, under
-                # the caption's last line (measured on other captions, no gain on the real
-                # dev pages and a signature lost on the held-out ones)
-                lh, toks, top = replace(lh, cell_alone=True), [], self.caption_bottom(lh)
             found: list[Hit] = []
             for g in groups:
                 if g.value in ("address", "party"):
@@ -343,7 +327,7 @@ class LabelRules(LabelGeometry):
                 continue
             # nothing on the right, or only unsure dirt in the next cell (a smudge read "fo}"
             # 19 text heights away): the value sits under the label (form cell, table column)
-            btoks, run = self.tokens_below(lh, top, self._column(lh), BELOW_GAP)
+            btoks, run = self.tokens_below(lh, lh.line.y1, self._column(lh), BELOW_GAP)
             if not run:
                 continue
             for g in groups:
@@ -352,12 +336,8 @@ class LabelRules(LabelGeometry):
                 found = self._value(g, btoks, True, extension=lh.has_term or lh.has_num)
                 if found and g.value == "id":
                     found = self._with_comb_rest(found, run)
-                if found and g.value == "body":
-                    found = self._wrapped_body(found, run)
                 if found:
                     hits.extend(found)
-                    if g.value == "body":
-                        break     # one party per caption, no table under it
                     hits.extend(self._table_rows(g, lh, run) if lh.key not in COPY_LIST_KEYS else
                                 self._copy_list(found[0].start, found[0].end))
                     break
@@ -513,7 +493,7 @@ class LabelRules(LabelGeometry):
         return [Hit(group.rule, taken[0][0][0], taken[-1][0][1], UNREADABLE_SCORE)]
 
 
-_NAME_KINDS = frozenset({"name", "organization", "party", "body"})
+_NAME_KINDS = frozenset({"name", "organization", "party"})
 
 
 def _reads_as_clause(text: str) -> bool:

@@ -27,7 +27,10 @@ _SURNAME = re.compile(r"(?P<name>(?:Mc|Mac|O['’]|[a-z]{2,3})?[A-Z][a-z]+(?:[\-
 # Dotted initialisms that are no one's initials: a country, a US state, a postal term, a time
 # of day, a degree or an era ("U.S. Army", "P.O. Box", "N.Y. Times", "A.M. Session").
 NOT_INITIALS = frozenset({"US", "USA", "UK", "UN", "EU", "EC", "PO", "AM", "PM", "BC", "AD", "MD", "DC",
-                           "RD", "NB", "PS", "VS", "ET", "EG", "IE", "CO", "NO", "OK", "NW", "NE", "SW", "SE"})
+                           "RD", "NB", "PS", "VS", "ET", "EG", "IE", "CO", "NO", "OK", "NW", "NE", "SW", "SE",
+                           # a firm's legal form written with stops ("Patton Boggs, L.L.P.",
+                           # "Smith & Jones, P.C."): no sorted name's initials
+                           "LLP", "LLC", "LP", "PC", "PA", "PLC", "PLLC", "SA", "NV", "BV", "KK"})
 # What follows a surname and belongs to the name ("R. S. Sprinkle, III", "C. L. Tucker, Jr.")
 _SUFFIX = re.compile(r"(?:Jr|Sr|Esq|JR|SR|ESQ)\.?|I{2,3}|IV")
 _CAPITAL_INITIALS = re.compile(r"[B-DF-HJ-NP-TV-Z]{2,4}")

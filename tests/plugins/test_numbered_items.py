@@ -100,25 +100,36 @@ def test_the_firm_over_a_business_address_is_no_part_of_it(rules):
     assert not any("Shandwick" in v for v in addresses), found
 
 
-def test_a_foreign_principal_named_under_its_long_caption(rules):
+@pytest.mark.parametrize("step", [24, 28])
+def test_a_foreign_principal_named_under_its_long_caption(rules, step):
     """A FARA dissemination report's "5. Name of foreign principal on whose behalf this
     material / was transmitted.": the body's name stands under the caption's second line and
-    wraps in its cell."""
+    wraps in its cell. The caption's lines stand a printed line's spacing apart at 150 dpi
+    (step 28: 0.4 text heights between the boxes)."""
     found = _found(rules, [[(10, "4. Title of material, if any"),
                             (520, "5. Name of foreign principal on whose behalf this material")],
-                           [(550, "was transmitted.")],
+                           [(550, "was transmitted.")], None,
                            [(20, "Academic Studies Series, Vol. 1, 1991"), (555, "Korea Institute for International")],
-                           [(555, "Economic Policy")]])
+                           [(555, "Economic Policy")]], lambda rows: page_from_rows(rows, step=step))
     assert ("ORGANIZATION", "Korea Institute for International\nEconomic Policy") in found, found
 
 
-def test_a_registrant_caption_names_a_body_not_a_person(rules):
-    """"1. Name of registrant": a firm's name is an organisation; a name that does not read
-    as a body's is left to the name rules (the caption does not make "JETRO Atlanta" a
-    person)."""
-    found = _found(rules, [[(10, "1. Name of registrant"), (560, "2. Registration No.")],
-                           [(20, "Korea Economic Institute of America"), (560, "3327")]])
+@pytest.mark.parametrize("value,kind", [("Patton Boggs, L.L.P.", "ORGANIZATION"),
+                                        ("Arnold & Porter", "ORGANIZATION"),
+                                        ("Wilmer, Cutler & Pickering", "ORGANIZATION"),
+                                        ("JETRO Atlanta", "ORGANIZATION"),
+                                        ("Malka Mor", "PERSON")])
+def test_a_registrants_name_is_a_firms_or_a_persons(rules, value, kind):
+    """"1. Name of Registrant": a law firm named for its partners, its legal form written with
+    stops ("L.L.P." is no sorted name's initials), or a person."""
+    found = _found(rules, [[(10, "1. Name of Registrant"), (560, "2. Registration No.")],
+                           [(40, value), (590, "2165")]])
+    assert (kind, value) in found, found
+
+
+def test_a_value_close_under_its_caption_is_no_run_on_line(rules):
+    """A capitalised line a printed line's spacing under a caption is its value, not the
+    caption going on."""
+    found = _found(rules, [[(10, "1. Name of registrant")], [(20, "Korea Economic Institute of America")]],
+                   lambda rows: page_from_rows(rows, step=28))
     assert ("ORGANIZATION", "Korea Economic Institute of America") in found, found
-    found = _found(rules, [[(10, "1. Name of registrant"), (560, "2. Registration No.")],
-                           [(20, "JETRO Atlanta"), (560, "4069")]])
-    assert ("PERSON", "JETRO Atlanta") not in found, found
