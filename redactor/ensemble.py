@@ -46,12 +46,16 @@ The rule (pure, order-independent):
    two tokens of marks between them (no letter, digit, comma, slash or "&": OCR's reading
    of a middle initial, "Robert £ Mulhorin", or of a fill-in line) are one name
    (``join_names_across_marks``).
+9. With the page text, two PERSON spans a space apart on one line that one input PERSON span
+   holds whole (the rules' "D. Colin" and the part "Selley," of the model's "D. Colin
+   Selley" that rule 4 kept) are one name, one box (``join_names_read_whole``).
 """
 from __future__ import annotations
 
 import re
 from typing import Callable, Iterable, Sequence
 
+from redactor.census_names import given_names, surnames
 from redactor.errors import InputError
 from redactor.model import PATTERN, STATISTICAL, STRUCTURAL, Span  # noqa: F401 (tiers re-exported)
 from redactor.taxonomy import is_critical, is_known
@@ -334,4 +338,35 @@ def merge_spans(spans: Iterable[Span], *, text: str | None = None,
     out = sorted(out, key=lambda s: (s.start, s.end))
     if text is None:
         return out
+    out = join_names_read_whole(out, items, text)
     return join_split_addresses(join_names_across_marks(join_inverted_names(out, text), text), text)
+
+
+def join_names_read_whole(spans: list[Span], items: list[Span], text: str) -> list[Span]:
+    """Rule 9 of this module: two PERSON spans a space apart on one line that one
+    detector's PERSON span holds whole ("D. Colin" of the rules and "Selley," sticking out
+    of the model's "D. Colin Selley") are one name: rule 4 keeps every character covered,
+    and the name keeps one box. ``spans`` are non-overlapping and sorted."""
+    whole = [(i.start, i.end) for i in items if i.type == "PERSON"]
+    out: list[Span] = []
+    for s in spans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.type == s.type == "PERSON" and text[prev.end:s.start] == " " and \
+                _name_and_surname(text[prev.start:prev.end], text[s.start:s.end]) and \
+                any(a <= prev.start and s.end <= b for a, b in whole):
+            out[-1] = _joined(prev, s, text)
+            continue
+        out.append(s)
+    return out
+
+
+def _name_and_surname(head: str, tail: str) -> bool:
+    """``tail`` is the surname ``head`` wants: one census surname after a name's start whose
+    last word is an initial or a given name ("D. Colin" + "Selley,"), three words in all. Not
+    a whole name a caption's word follows ("Heather Thompson" + "Phong", "Phone:" misread),
+    nor a row of several names a model read as one."""
+    words, last = head.split(), tail.strip(" ,.;:")
+    end = words[-1].rstrip(".,") if words else ""
+    return bool(words) and words[0][:1].isupper() and len(words) <= 2 and \
+        ((len(end) == 1 and end.isalpha()) or end.upper() in given_names()) and \
+        " " not in last and last[:1].isupper() and last.upper() in surnames()

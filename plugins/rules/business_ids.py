@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.label_phrases import item_number_before
 from redactor_plugins.rules.lexicon import LabelLexicon, normalise_label
 from redactor.plugin_api import PageView
 
@@ -22,7 +23,6 @@ BUSINESS_RULE = "label_business_id"
 BELOW_LINES = 4.0       # how far under the caption its filled-in row may lie (text heights)
 LEFT_SLACK = 1.0        # the cell starts this many text heights left of the caption
 _NUMBER = re.compile(r"[A-Z]{0,3}[-/]?\d[\d\-/]{1,13}[A-Z]?")
-_ITEM_NUMBER = re.compile(r"\(?(?:\d{1,2}|[a-z])[.)]")
 # after the name on its line, or centred on the line under it as a receipt's or a
 # letterhead's header prints it
 _BRACKETED = re.compile(r"[ ]?(?:\n\n?)?[ ]?\((?P<id>(?:\d{12}[ ]?\()?[A-Z]{0,3}\d{5,10}[ ]?-[ ]?[A-Z]\)?)\)")
@@ -59,9 +59,9 @@ def caption_cell_hits(layout: PageView, lex: LabelLexicon) -> list[Hit]:
     for words in _business_captions(layout, lex):
         line = layout.line_of_word(words[0])
         h = line.height
-        pos = line.words.index(words[0])
-        if pos and _ITEM_NUMBER.fullmatch(layout.words[line.words[pos - 1]].text):
-            words = [line.words[pos - 1]] + words    # "2. Registration No.": the item's number opens the cell
+        item = item_number_before(layout, words[0])
+        if item is not None:
+            words = [item] + words    # "2. Registration No.": the item's number opens the cell
         x0 = layout.words[words[0]].bbox[0] - LEFT_SLACK * h
         below = layout.lines_below(x0, float("inf"), line.y1, h, BELOW_LINES * h)
         if not below:

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from redactor import registry
 from redactor.ensemble import merge_spans as _merge_spans
 from redactor.errors import InputError
-from redactor.model import Span
+from redactor.model import PATTERN, STATISTICAL, Span
 from redactor.taxonomy import fine_types, is_critical
 
 
@@ -382,3 +382,23 @@ def test_names_apart_by_a_separator_or_a_line_or_too_long_stay_apart(text):
     last = text.rsplit(" ", 1)[-1] if not text.startswith("Ann") else "Tom Paul Dean"
     b = Span(len(text) - len(last), len(text), "PERSON", 0.85, "presidio")
     assert len(merge_spans([a, b], text=text)) == 2
+
+
+@pytest.mark.parametrize("text,head,model,joined", [
+    # the rules' initial and given name, the model's whole name: one name, one box
+    ("D. Colin Selley, appointed Director", "D. Colin", "D. Colin Selley,", True),
+    ("J. Anthony Marsh, appointed Deputy Director", "J. Anthony", "J. Anthony Marsh,", True),
+    # a whole name and a caption's word the model read on into ("Phone:" read "Phong")
+    ("Heather Thompson Phong +1 760 209 5338", "Heather Thompson", "Heather Thompson Phong", False),
+    # a row of names the model read as one
+    ("A. H. Tisch F. J. Schultz J. J. Tatulli", "A. H. Tisch", "A. H. Tisch F. J. Schultz J. J. Tatulli", False),
+])
+def test_a_name_the_merge_cut_keeps_one_span_when_one_detector_read_it_whole(text, head, model, joined):
+    """Rule 9: the rules found "D. Colin", the model "D. Colin Selley"; the part of the model's
+    span that sticks out of the rules' ("Selley,") is the name's surname, so the name is one
+    span (one box), not two."""
+    spans = [Span(0, len(head), "PERSON", 0.7, "rules", evidence=PATTERN),
+             Span(0, len(model), "PERSON", 0.85, "presidio", evidence=STATISTICAL)]
+    out = [(s.type, s.text) for s in _merge_spans(spans, text=text)]
+    assert (("PERSON", model) in out) is joined, out
+    assert joined or ("PERSON", head) in out, out
