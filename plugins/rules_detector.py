@@ -257,7 +257,7 @@ class RulesDetector(Detector):
         # a federal form's control number ("OMB No. 1105-0006") is the form's, whichever
         # rule read it (plugins/rules/page_stamps.py)
         hits = [h for h in hits if h.rule not in NUMBER_LABEL_RULES or
-                not is_form_control_number(page.text, h.start)]
+                not is_form_control_number(page.text, h.start, h.end)]
         hits = [h for h in hits if self.types.get(h.rule) != "DATE" or not is_form_date(page.text, h.start)]
         hits = notary_numbers(page.text, hits)
         if "repeats" not in off:
@@ -285,7 +285,7 @@ class RulesDetector(Detector):
             fallback += [p for p in pieces if not self._product_code(page.text, p) and
                          not table_row_with_ratio(page.text[p.start:p.end]) and
                          not is_page_stamp(layout, p.start, p.end) and
-                         not is_form_control_number(page.text, p.start) and
+                         not is_form_control_number(page.text, p.start, p.end) and
                          (pieces == [h] or not self._under_product_header(layout, p))]
         return primary + fallback
 

@@ -26,6 +26,10 @@ STAMP_DIGITS = (7, 10)    # a page identifier is a run of 7 to 10 digits, one gr
 FORM_CONTROL = re.compile(r"(?i)(?:(?<![A-Za-z])[OI0]\.?[ ]?M\.?[ ]?B\.?|reau)[ ]?N[oe0][.,:]?[ ]*$")
 
 
+# the rest of the control number's line, then the approval's expiry on the next
+FORM_EXPIRY_UNDER = re.compile(r"[^\n\w]{0,3}\n+[^\n\w]{0,3}(?i:approval[ ]+expires)")
+
+
 # what stands before a form's own date: the approval's expiry after the control number, or
 # the form's designation right over its edition ("FORM CRM-159" on the line above, as OCR
 # reads it with a stray mark between). (A revision date in brackets after a form's own name,
@@ -40,9 +44,13 @@ def is_form_date(text: str, start: int) -> bool:
     return bool(FORM_DATE.search(text[max(0, start - 60):start]))
 
 
-def is_form_control_number(text: str, start: int) -> bool:
-    """Whether the number at ``start`` follows a form's control-number caption."""
-    return bool(FORM_CONTROL.search(text[max(0, start - 24):start]))
+def is_form_control_number(text: str, start: int, end: int | None = None) -> bool:
+    """Whether the number at ``start`` (to ``end``) follows a form's control-number caption,
+    or stands over the approval's expiry ("No. 43-R226" / "Approval Expires Oct. 31, 1981":
+    the "Budget Bureau" before it lost to a worn print)."""
+    if FORM_CONTROL.search(text[max(0, start - 24):start]):
+        return True
+    return end is not None and FORM_EXPIRY_UNDER.match(text, end) is not None
 
 
 def is_page_stamp(layout: PageView, start: int, end: int) -> bool:

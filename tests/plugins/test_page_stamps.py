@@ -50,3 +50,11 @@ def test_a_federal_forms_control_number_is_the_forms_own(det, caption):
     assert "1105-0006" not in got
     # the same number without the caption is still guessed an identifier
     assert "1105-0006" in _numbers(det, page_from_rows(BODY[:3] + ["Dissemination Report 1105-0006"] + BODY[3:]))
+
+
+def test_a_control_number_over_the_approvals_expiry_is_the_forms_own(det):
+    """A worn 1970s FARA form: "Budget Bureau" lost, "No. 43-R226" stands over "Approval
+    Expires Oct. 31, 1981"; the same number over anything else stays a reference."""
+    got = _numbers(det, page_from_rows(BODY[:3] + ["No. 43-R226", "Approval Expires Oct. 31, 1981"] + BODY[3:]))
+    assert "43-R226" not in got
+    assert "43-R226" in _numbers(det, page_from_rows(BODY[:3] + ["No. 43-R226", "Received by the Unit"] + BODY[3:]))
