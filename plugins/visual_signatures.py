@@ -51,6 +51,8 @@ from redactor_plugins.visual_common import CONFIDENT, alnum, gray_of, ink_of, te
 GROW_X, GROW_Y = 3.0, 0.3     # pieces this close join a signature: the gaps between its
                               # names and initials, on one writing line (their heights
                               # overlap by GROW_Y of the smaller)
+ONE_SIGNER = frozenset({"signature", "sign", "signed"})   # captions asking for one signature
+LINE_GAP = 6.0            # ... or up to 6 h apart on one line in a one-signer blank
 MAX_WIDTH = 34.0          # a signature is at most ~30 text heights long (real dev gold: up to
                           # 31 h); a longer group is two signatures side by side, or one and
                           # the handwriting beside it
@@ -138,7 +140,9 @@ class SignatureDetector(VisualDetector):
         # the text inside a stamp's border is the stamp's
         pieces = [p for p in pieces if not any(_inside(p.box, hole) for hole in holes)]
         found = []
-        for members in group_pieces(pieces, s):
+        # (a caption the pen crossed may be read in pieces: "Sign" "ture")
+        one_signer = [w.bbox for w in anchors.labels if alnum(w.text) in ONE_SIGNER]
+        for members in group_pieces(pieces, s, one_signer):
             if not any(pieces[i].seed for i in members):
                 continue
             joined = any(pieces[i].joined for i in members)
@@ -313,6 +317,19 @@ def writing_lines(s: Strokes, box, depth: int = 0) -> list:
     return [q for p in best[1] for q in writing_lines(s, p, depth + 1)]
 
 
+def _one_line_one_signer(a: Piece, b: Piece, s: Strokes, captions) -> bool:
+    """Seeds on one writing line in the blank of a caption asking for one signature are one
+    signer's names, however far the hand spaced them ("Lawrence  A.  Schneider", the initial
+    between read as print)."""
+    if not (a.seed and b.seed) or not captions:
+        return False
+    h = s.h
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.box, b.box
+    gx = max(ax0, bx0) - min(ax1, bx1)
+    overlap = min(ay1, by1) - max(ay0, by0) >= GROW_Y * min(ay1 - ay0, by1 - by0)
+    return overlap and gx <= LINE_GAP * h and _one_signers_cell(a.box, b.box, captions, h)
+
+
 def _joinable(a: Piece, b: Piece, s: Strokes) -> bool:
     """Two pieces on one writing line (beside each other, their heights overlapping), or a
     narrow piece just under a rule another stands on: a loop dropped through the
@@ -332,7 +349,23 @@ def _joinable(a: Piece, b: Piece, s: Strokes) -> bool:
     return bool(s.hruled[int(upper.box[3]) - 1:int(np.ceil(lower.box[1])) + 1, c0:c1].any())
 
 
-def group_pieces(pieces: list[Piece], s: Strokes) -> list[list[int]]:
+def _one_signers_cell(a, b, captions, h: float) -> bool:
+    """Both boxes lie in the blank of one caption that asks for one signature ("Signature",
+    not "Signature(s)"): right of it or under it, the caption their nearest."""
+    def nearest(box):
+        near = [c for c in captions if near_label(box, [_Word(c)], h)]
+        return min(near, key=lambda c: abs(c[1] - box[1]) + abs(c[0] - box[0])) if near else None
+    ca = nearest(a)
+    return ca is not None and ca == nearest(b)
+
+
+class _Word:
+    """A caption's box as ``near_label`` reads a label word."""
+    def __init__(self, bbox):
+        self.bbox = bbox
+
+
+def group_pieces(pieces: list[Piece], s: Strokes, one_signer=()) -> list[list[int]]:
     """Pieces joined into signatures, the closest first; a join is refused when the group
     would be longer than one signature (MAX_WIDTH): two signatures side by side, or one
     and the handwritten value beside it (a piece written large in one run may be longer,
@@ -342,7 +375,7 @@ def group_pieces(pieces: list[Piece], s: Strokes) -> list[list[int]]:
     pairs = []
     for i, a in enumerate(pieces):
         for j in range(i + 1, len(pieces)):
-            if _joinable(a, pieces[j], s):
+            if _joinable(a, pieces[j], s) or _one_line_one_signer(a, pieces[j], s, one_signer):
                 gx = max(a.box[0], pieces[j].box[0]) - min(a.box[2], pieces[j].box[2])
                 pairs.append((gx, i, j))
     parent = list(range(len(pieces)))

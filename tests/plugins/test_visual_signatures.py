@@ -240,3 +240,19 @@ def test_an_option_circled_by_hand_is_no_signature(ocr):
     found = registry.create("visual", "signatures").find(image, ocr.read(image))
     assert not [r for r in found if r.bbox[0] < 580 and r.bbox[2] > 500 and r.bbox[1] < 495], \
         [r.bbox for r in found]
+
+
+@pytest.mark.parametrize("label,boxes", [("Signature:", 1), ("Signatures:", 2)])
+def test_one_signers_names_spaced_wide_are_one_signature(ocr, label, boxes):
+    """A blank that asks for one signature holds one signer's names however far the hand
+    spaced them ("Lawrence  A.  Schneider" on a FARA report, the gap wider than the join
+    between pieces); a blank for signatures holds two signers side by side."""
+    img = letter(label)
+    arr = np.array(img)
+    left = draw_signature(arr, 250, 715, 220, 46, seed=2)
+    right = draw_signature(arr, left[2] + 100, 715, 220, 46, seed=3)
+    image = Image.fromarray(arr).convert("RGB")
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert len(found) == boxes, [r.bbox for r in found]
+    whole = (left[0], min(left[1], right[1]), right[2], max(left[3], right[3]))
+    assert (max(iou(r.bbox, whole) for r in found) >= 0.5) is (boxes == 1)
