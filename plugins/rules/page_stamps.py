@@ -21,9 +21,9 @@ EDGE_BAND = 0.18          # within the outer 18 % of the page's width or height 
 STAMP_DIGITS = (7, 10)    # a page identifier is a run of 7 to 10 digits, one group
 
 
-# "OMB No.", "O.M.B. No.", "Budget Bureau No.", as OCR reads them ("OMB Ne.", "IMB NO.",
-# "Bud; ureau No.")
-FORM_CONTROL = re.compile(r"(?i)(?:(?<![A-Za-z])[OI0]\.?[ ]?M\.?[ ]?B\.?|reau)[ ]?N[oe0][.,:]?[ ]*$")
+# "OMB No.", "O.M.B. No.", "Budget Bureau No.", as OCR reads them ("OMB Ne.", "OMB Nv.",
+# "IMB NO.", "Bud; ureau No.")
+FORM_CONTROL = re.compile(r"(?i)(?:(?<![A-Za-z])[OI0]\.?[ ]?M\.?[ ]?B\.?|reau)[ ]?N[a-z0][.,:]?[ ]*$")
 
 
 # the rest of the control number's line, then the approval's expiry on the next
@@ -34,8 +34,8 @@ FORM_EXPIRY_UNDER = re.compile(r"[^\n\w]{0,3}\n+[^\n\w]{0,3}(?i:approval[ ]+expi
 # the form's designation right over its edition ("FORM CRM-159" on the line above, as OCR
 # reads it with a stray mark between). (A revision date in brackets after a form's own name,
 # "SQC-21 (Revised 5/9/61)", is annotated as a date in the real set: it stays.)
-FORM_DATE = re.compile(r"(?i)(?:(?:approval[ ]+|(?:[OI0]\.?[ ]?M\.?[ ]?B\.?|reau)[ ]?N[oe0][.,:]?[ ]*"
-                       r"[\w.\-]+[;,.]?[ ]*)expires[ :]*"
+FORM_DATE = re.compile(r"(?i)(?:(?:approval[ ]+|(?:[OI0]\.?[ ]?M\.?[ ]?B\.?|reau)[ ]?N[a-z0][.,:]?[ ]*"
+                       r"[\w.\-]+[;,.:]?[ ]*)expires[ :]*"
                        r"|(?-i:\b(?:FORM|Form)[ ]+[A-Z]{2,4}-\d{2,3}\b)[.,]?[ ]*\n[^\n\w]{0,3})$")
 
 

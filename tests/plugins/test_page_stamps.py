@@ -43,7 +43,7 @@ def test_a_stamp_is_one_group_of_digits_alone_on_its_line(det, row):
     assert not is_page_stamp(page_view(page), start, start + len(value))
 
 
-@pytest.mark.parametrize("caption", ["OMB No.", "OMB Ne.", "O.M.B. No.", "Budget Bureau No,"])
+@pytest.mark.parametrize("caption", ["OMB No.", "OMB Ne.", "OMB Nv.", "O.M.B. No.", "Budget Bureau No,"])
 def test_a_federal_forms_control_number_is_the_forms_own(det, caption):
     head = f"U.S. Department of Justice Dissemination Report {caption} 1105-0006"
     got = _numbers(det, page_from_rows(BODY[:3] + [head] + BODY[3:]))

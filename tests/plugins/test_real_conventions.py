@@ -323,6 +323,7 @@ def test_an_identifier_in_groups_of_one_separator_is_a_long_number(rules, row):
 
 
 @pytest.mark.parametrize("rows", [["OMB No. 1124-0003; Expires May 31, 2020"],
+                                  ["OMB Nv. 1124-6003: Expires April 4, 2017"],
                                   ["Budget Bureau No. 43-R226", "Approval Expires Oct. 31, 1971"],
                                   ["FORM CRM-159", "SEP. 89"]])
 def test_a_forms_own_dates_are_no_date(rules, rows):
