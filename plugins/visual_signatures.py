@@ -141,7 +141,7 @@ class SignatureDetector(VisualDetector):
         pieces = [p for p in pieces if not any(_inside(p.box, hole) for hole in holes)]
         found = []
         # (a caption the pen crossed may be read in pieces: "Sign" "ture")
-        one_signer = [w.bbox for w in anchors.labels if alnum(w.text) in ONE_SIGNER]
+        one_signer = [w for w in anchors.labels if alnum(w.text) in ONE_SIGNER]
         for members in group_pieces(pieces, s, one_signer):
             if not any(pieces[i].seed for i in members):
                 continue
@@ -350,19 +350,13 @@ def _joinable(a: Piece, b: Piece, s: Strokes) -> bool:
 
 
 def _one_signers_cell(a, b, captions, h: float) -> bool:
-    """Both boxes lie in the blank of one caption that asks for one signature ("Signature",
-    not "Signature(s)"): right of it or under it, the caption their nearest."""
+    """Both boxes lie in the blank of one caption word that asks for one signature
+    ("Signature", not "Signature(s)"): right of it or under it, the caption their nearest."""
     def nearest(box):
-        near = [c for c in captions if near_label(box, [_Word(c)], h)]
-        return min(near, key=lambda c: abs(c[1] - box[1]) + abs(c[0] - box[0])) if near else None
+        near = [c for c in captions if near_label(box, [c], h)]
+        return min(near, key=lambda c: abs(c.bbox[1] - box[1]) + abs(c.bbox[0] - box[0])) if near else None
     ca = nearest(a)
-    return ca is not None and ca == nearest(b)
-
-
-class _Word:
-    """A caption's box as ``near_label`` reads a label word."""
-    def __init__(self, bbox):
-        self.bbox = bbox
+    return ca is not None and ca is nearest(b)
 
 
 def group_pieces(pieces: list[Piece], s: Strokes, one_signer=()) -> list[list[int]]:

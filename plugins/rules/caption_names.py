@@ -67,10 +67,10 @@ _ROLE_HEADER = re.compile(rf"^{_ITEM}(?:[a-z/&]+ ){{0,{MAX_HEADER_WORDS - 1}}}?{
 _LEAD_ARTICLE = {"the"}
 # an account's or a store's number in brackets after its name, in the same cell ("Chatham
 # Oil (311-01)" down a sales report's account column): another value; the name ends there
+_BRACKETED_NUMBER = re.compile(r"[(\[][A-Za-z]{0,3}\d")
 # a firm named for its partners, as law and accounting firms are ("Arnold & Porter",
 # "Wilmer, Cutler & Pickering"): surnames joined by "&"
 _PARTNERS = re.compile(r"[A-Z][A-Za-z'’\-]+,?(?: [A-Z][A-Za-z'’\-]+,?)? & [A-Z][A-Za-z'’\-]+")
-_BRACKETED_NUMBER = re.compile(r"[(\[][A-Za-z]{0,3}\d")
 
 
 def _cell_key(layout: PageView, cell: list[int]) -> str:

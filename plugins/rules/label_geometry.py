@@ -263,7 +263,7 @@ class LabelGeometry:
         text = lay.words[run[0]].text
         if not (ITEM_NUMBER.fullmatch(text) and text[0].isdigit()):
             return False      # (a letter and its stop may be a name's initial: "W. Robert Warne")
-        x1, (_, y0, _, y1) = lay.words[run[0]].bbox[2], lay.words[run[0]].bbox
+        _, y0, x1, y1 = lay.words[run[0]].bbox
         h = lay.line_of_word(run[0]).height
         # a caption word beside it, whatever OCR line it was put in
         return any(b.text[:1].isupper() and sum(c.isalpha() for c in b.text) >= 2 and

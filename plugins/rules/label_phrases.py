@@ -24,10 +24,9 @@ BORDER_READ_W = 0.6      # text heights: a border read as a word is at most this
 BORDER_READ_H = 1.3      # ... and, unless read as "|", at least this tall
 THICK_BORDER_W = 1.0     # ... or up to a text height wide, a "|" taller than that
 # Government and business forms number their items ("1. Name", "5. Year of Birth", "12a.",
-# "(b) Address", "C. Telephone"): the number opens the item's caption, it is no text before it
-# (a letter closed by a bracket is left out: OCR reads an empty checkbox as "C)"; a figure's
-# stop may be read as a comma, "4, Business Address")
-# (items are counted from 1: a "0)" or "0." is a checkbox read so)
+# "(b) Address", "C. Telephone"): the number opens the item's caption, it is no text before
+# it. A figure's stop may be read as a comma ("4, Business Address"); items are counted from
+# 1 and a letter closed by a bracket is left out: "0)" and "C)" are empty checkboxes read so.
 ITEM_NUMBER = re.compile(r"[1-9]\d?[a-z]?[.,)]|[A-Za-z]\.|\((?:[1-9]\d?|[a-z])\)")
 ITEM_NUMBER_GAP = 1.5    # text heights between an item number and its caption at most
 _COLON_LABEL = re.compile(r"(?<![\w])((?:[A-Za-z][\w'’./\-]*[ ]){0,2}[A-Za-z][\w'’./\-]*?)[ ]?([#:])")

@@ -205,7 +205,7 @@ class LabelRules(LabelGeometry):
                        if rt and _STREETISH.match(rt[0][2].lstrip(JUNK))), None)
         # an address caption's block may open with the firm at that address too ("4. Business
         # Address(es)" over "Weber Shandwick / 919 Third Avenue / New York 10022")
-        if group.value == "party" or street:
+        if group.value == "party" or (street is not None and street > 0):
             # the lines before the street line: the person, a job title, the company. A
             # postal address is its delivery line(s) and its city line: the name or company
             # line over them is a party of its own, never part of the address
