@@ -323,11 +323,15 @@ def _one_line_one_signer(a: Piece, b: Piece, s: Strokes, captions) -> bool:
     between read as print)."""
     if not (a.seed and b.seed) or not captions:
         return False
-    h = s.h
-    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.box, b.box
-    gx = max(ax0, bx0) - min(ax1, bx1)
-    overlap = min(ay1, by1) - max(ay0, by0) >= GROW_Y * min(ay1 - ay0, by1 - by0)
-    return overlap and gx <= LINE_GAP * h and _one_signers_cell(a.box, b.box, captions, h)
+    gx, one_line = _side_by_side(a.box, b.box)
+    return one_line and gx <= LINE_GAP * s.h and _one_signers_cell(a.box, b.box, captions, s.h)
+
+
+def _side_by_side(a, b) -> tuple[float, bool]:
+    """The horizontal gap between two boxes, and whether they stand on one writing line
+    (their heights overlapping by GROW_Y of the smaller)."""
+    gx = max(a[0], b[0]) - min(a[2], b[2])
+    return gx, min(a[3], b[3]) - max(a[1], b[1]) >= GROW_Y * min(a[3] - a[1], b[3] - b[1])
 
 
 def _joinable(a: Piece, b: Piece, s: Strokes) -> bool:
@@ -337,9 +341,9 @@ def _joinable(a: Piece, b: Piece, s: Strokes) -> bool:
     if not (a.seed or b.seed):
         return False          # text-high pieces join a seed only, so badly read print does not chain
     h = s.h
-    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = a.box, b.box
-    gx = max(ax0, bx0) - min(ax1, bx1)
-    if gx <= GROW_X * h and min(ay1, by1) - max(ay0, by0) >= GROW_Y * min(ay1 - ay0, by1 - by0):
+    (ax0, ay0, ax1, _), (bx0, by0, bx1, _) = a.box, b.box
+    gx, one_line = _side_by_side(a.box, b.box)
+    if gx <= GROW_X * h and one_line:
         return True
     upper, lower = (a, b) if ay0 <= by0 else (b, a)
     gap = lower.box[1] - upper.box[3]
@@ -370,8 +374,7 @@ def group_pieces(pieces: list[Piece], s: Strokes, one_signer=()) -> list[list[in
     for i, a in enumerate(pieces):
         for j in range(i + 1, len(pieces)):
             if _joinable(a, pieces[j], s) or _one_line_one_signer(a, pieces[j], s, one_signer):
-                gx = max(a.box[0], pieces[j].box[0]) - min(a.box[2], pieces[j].box[2])
-                pairs.append((gx, i, j))
+                pairs.append((_side_by_side(a.box, pieces[j].box)[0], i, j))
     parent = list(range(len(pieces)))
     boxes = [p.box for p in pieces]
 

@@ -278,15 +278,21 @@ def join_names_across_marks(spans: list[Span], text: str) -> list[Span]:
     """Two PERSON spans of one to three words each, on one line, with only marks of a
     misread initial or a fill-in line between them, are one name. ``spans`` are
     non-overlapping and sorted."""
+    return _join_neighbours(spans, text, lambda prev, s: (
+        prev.type == s.type == "PERSON" and _NAME_MARKS_GAP.fullmatch(text, prev.end, s.start) is not None and
+        len(text[prev.start:prev.end].split()) <= 3 and len(text[s.start:s.end].split()) <= 3))
+
+
+def _join_neighbours(spans: list[Span], text: str, one_value: Callable[[Span, Span], bool]) -> list[Span]:
+    """``spans`` (non-overlapping, sorted) with each span joined to the one before it (as
+    that one stands after its own joins) where ``one_value(prev, span)`` says they are one
+    value."""
     out: list[Span] = []
     for s in spans:
-        prev = out[-1] if out else None
-        if prev is not None and prev.type == s.type == "PERSON" and \
-                _NAME_MARKS_GAP.fullmatch(text, prev.end, s.start) and \
-                len(text[prev.start:prev.end].split()) <= 3 and len(text[s.start:s.end].split()) <= 3:
-            out[-1] = _joined(prev, s, text)
-            continue
-        out.append(s)
+        if out and one_value(out[-1], s):
+            out[-1] = _joined(out[-1], s, text)
+        else:
+            out.append(s)
     return out
 
 
@@ -299,17 +305,11 @@ _SPACELESS_TYPES = frozenset({"ONLINE_ID", "EMAIL"})
 def join_split_addresses(spans: list[Span], text: str) -> list[Span]:
     """Rule 7 of this module: pieces of one web or e-mail address that OCR broke at a
     space become one span. ``spans`` are non-overlapping and sorted."""
-    out: list[Span] = []
-    for s in spans:
-        prev = out[-1] if out else None
-        if prev is not None and prev.type == s.type and s.type in _SPACELESS_TYPES and \
-                _ADDRESS_PIECE_GAP.fullmatch(text[prev.end:s.start]) and \
-                not WEB_ADDRESS_START.match(text, s.start) and \
-                not ("@" in text[prev.start:prev.end] and "@" in text[s.start:s.end]):
-            out[-1] = _joined(prev, s, text)
-            continue
-        out.append(s)
-    return out
+    return _join_neighbours(spans, text, lambda prev, s: (
+        prev.type == s.type and s.type in _SPACELESS_TYPES and
+        _ADDRESS_PIECE_GAP.fullmatch(text[prev.end:s.start]) is not None and
+        not WEB_ADDRESS_START.match(text, s.start) and
+        not ("@" in text[prev.start:prev.end] and "@" in text[s.start:s.end])))
 
 
 def merge_spans(spans: Iterable[Span], *, text: str | None = None,
@@ -348,16 +348,10 @@ def join_names_read_whole(spans: list[Span], items: list[Span], text: str) -> li
     of the model's "D. Colin Selley") are one name: rule 4 keeps every character covered,
     and the name keeps one box. ``spans`` are non-overlapping and sorted."""
     whole = [(i.start, i.end) for i in items if i.type == "PERSON"]
-    out: list[Span] = []
-    for s in spans:
-        prev = out[-1] if out else None
-        if prev is not None and prev.type == s.type == "PERSON" and text[prev.end:s.start] == " " and \
-                _name_and_surname(text[prev.start:prev.end], text[s.start:s.end]) and \
-                any(a <= prev.start and s.end <= b for a, b in whole):
-            out[-1] = _joined(prev, s, text)
-            continue
-        out.append(s)
-    return out
+    return _join_neighbours(spans, text, lambda prev, s: (
+        prev.type == s.type == "PERSON" and text[prev.end:s.start] == " " and
+        _name_and_surname(text[prev.start:prev.end], text[s.start:s.end]) and
+        any(a <= prev.start and s.end <= b for a, b in whole)))
 
 
 def _name_and_surname(head: str, tail: str) -> bool:
