@@ -12,7 +12,8 @@ it, and with a stroke running over several letters (cursive) unless it is as sho
 initials or beside a label. Pieces beside a seed on its writing line join it (the initials
 and dots of "M. S. Forte"), and the narrow loops it drops through its own line; a group
 stays within one signature's length, and is cut into its writing lines when it holds
-several (two signatures stacked, a signature and the typed name it touches). A group is
+several (two signatures stacked, a signature and the typed name it touches), and between
+the signature labels stacked left of it (each form line's one signer). A group is
 a signature where documents put signatures:
 
 - beside, above or below a signature label ("Signature", "Signed", "By:", "Approved by",
@@ -61,6 +62,8 @@ SIGNATURE_ASPECT = 8.0    # ... or up to 8 times as long as it is tall, when wri
                           # of small print runs 37 h), its tallest stroke at least 0.4 of
                           # its height (the notary's: 0.47; a stamp over a table's rules: 0.21)
 LARGE_STROKE = 0.4
+STACK_LEFT = 6.0          # labels of stacked signature lines end up to 6 h left of the ink,
+STACK_ROW = 1.5           # ... their rows at least 1.5 h apart
 LINE_H, LINE_W = 1.0, 3.0  # a line of writing is at least 1 h tall and 3 h long
 MAX_CROSSINGS = 1         # ... and at most one stroke crosses between two lines (a capital's tail)
 THROUGH = 0.5             # a rule up to half a text height thick is crossed by a stroke through it
@@ -146,7 +149,8 @@ class SignatureDetector(VisualDetector):
             if not any(pieces[i].seed for i in members):
                 continue
             joined = any(pieces[i].joined for i in members)
-            found += self._lines_of(s, union_box([pieces[i].box for i in members]), anchors, joined)
+            for cell in stacked_cells(s, union_box([pieces[i].box for i in members]), anchors.labels):
+                found += self._lines_of(s, cell, anchors, joined)
         return [part for box, score in found for part in _dated(s, above_print(s, box, words), score)]
 
     def _piece(self, s: Strokes, box, sub, origin, labels):
@@ -315,6 +319,34 @@ def writing_lines(s: Strokes, box, depth: int = 0) -> list:
     if best is None:
         return [box]
     return [q for p in best[1] for q in writing_lines(s, p, depth + 1)]
+
+
+def stacked_cells(s: Strokes, box, labels) -> list:
+    """A group cut between the signature labels stacked left of it ("Submitted By:" over
+    "Approved By:"): a form's signature lines hold one signer each, written on the line
+    beside its label, and a large hand runs its capitals and loops into the line above or
+    below. The cut is the row with the least loose ink from the upper label's foot (its
+    line) to 2 h below it; each part is refitted to its ink, and one under a signature's
+    height (a dot, a loop's tail) is left to the rest."""
+    h = s.h
+    rows = []
+    for w in sorted((w for w in labels if box[0] - STACK_LEFT * h <= w.bbox[2] <= box[0] + h
+                     and box[1] <= (w.bbox[1] + w.bbox[3]) / 2 <= box[3]), key=lambda w: w.bbox[3]):
+        if not rows or w.bbox[3] - rows[-1].bbox[3] >= STACK_ROW * h:
+            rows.append(w)
+    if len(rows) < 2:
+        return [box]
+    r0, r1, c0, c1 = int(box[1]), int(np.ceil(box[3])), int(box[0]), int(np.ceil(box[2]))
+    sub = s.loose[r0:r1, c0:c1]
+    ink = sub.sum(axis=1)
+    cuts = []
+    for upper, lower in zip(rows, rows[1:]):
+        a = max(0, int(upper.bbox[3] - 0.5 * h) - r0)
+        b = max(a + 1, min(int(upper.bbox[3] + 2 * h), int((lower.bbox[1] + lower.bbox[3]) / 2)) - r0)
+        cuts.append(a + int(np.argmin(ink[a:b])))
+    parts = [_tight(sub, (c0, r0), a, b) for a, b in zip([0] + cuts, cuts + [sub.shape[0]])]
+    parts = [p for p in parts if p is not None and p[3] - p[1] >= MIN_HEIGHT * h]
+    return parts if len(parts) > 1 else [box]
 
 
 def _one_line_one_signer(a: Piece, b: Piece, s: Strokes, captions) -> bool:

@@ -1,7 +1,8 @@
 """The signatures detector on rendered pages read by real Tesseract: a stamp's ring is not a
 signature, two signatures side by side are two boxes, a cursive stroke OCR boxed as a
 confident word is still hidden, rotated margin print is print, a memo's signature over the
-typed name and initials in the page margin are found with no label or line."""
+typed name and initials in the page margin are found with no label or line, stacked
+signature lines hold one signature each."""
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
@@ -256,3 +257,25 @@ def test_one_signers_names_spaced_wide_are_one_signature(ocr, label, boxes):
     assert len(found) == boxes, [r.bbox for r in found]
     whole = (left[0], min(left[1], right[1]), right[2], max(left[3], right[3]))
     assert (max(iou(r.bbox, whole) for r in found) >= 0.5) is (boxes == 1)
+
+
+def test_signatures_on_stacked_signature_lines_are_one_per_line(ocr):
+    """A form's "Submitted By:" over "Approved By:": each line holds one signer, and a large
+    hand runs its loops into the line above (an RJR purchase request's two signatures one
+    group of ink), so the group is cut between the labels."""
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    d.text((110, 140), "Reason(s) for Recommendation: lowest bid of the three suppliers.", font=font, fill=0)
+    d.text((110, 180), "The research plan and its budget are attached to this request.", font=font, fill=0)
+    for y, label in ((600, "Submitted By:"), (650, "Approved By:")):
+        d.text((110, y), label, font=font, fill=0)
+        d.line((300, y + 24, 900, y + 24), fill=0, width=2)
+    arr = np.array(img)
+    upper = draw_signature(arr, 320, 622, 330, 58, seed=4)
+    lower = draw_signature(arr, 330, 672, 330, 58, seed=5)
+    image = Image.fromarray(arr).convert("RGB")
+    found = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert upper[3] > lower[1]                       # the two hands overlap in height
+    assert max(iou(r.bbox, upper) for r in found) >= 0.5, [r.bbox for r in found]
+    assert max(iou(r.bbox, lower) for r in found) >= 0.5, [r.bbox for r in found]
