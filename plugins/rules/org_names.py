@@ -11,7 +11,9 @@
   abbreviation it defines in brackets ("CDN", "(EDB)");
 - the organisation of a digital signature's distinguished name ("o=Ketchum");
 - a company named before its people's role ("Lorillard Sales Representative", "the XEROX
-  SERVICE REPRESENTATIVE"): a sales or service force is named for the company it sells for.
+  SERVICE REPRESENTATIVE"): a sales or service force is named for the company it sells for;
+- a letterhead's firm name set on its own line over its kind ("HAZLETON" over
+  "LABORATORIES AMERICA, INC.").
 """
 from __future__ import annotations
 
@@ -246,4 +248,35 @@ def employer_hits(text: str, forms: OrganizationForms, wrapped: bool = False) ->
                 zipf_frequency(low, "en") >= EMPLOYER_ZIPF:
             continue
         out.append(m.span("name"))
+    return out
+
+
+# A letterhead's firm name set over its descriptor: the name line at most this many of its
+# text heights above the descriptor, of at most NAME_WORDS words
+STACK_GAP = 1.5
+STACK_NAME_WORDS = 3
+
+
+def stacked_name_hits(layout, hits: list[Hit], forms: OrganizationForms) -> list[Hit]:
+    """An organisation found by its form whose first word is its kind, not its name
+    ("LABORATORIES AMERICA, INC.", "TOBACCO COMPANY"), with a line of one to three proper
+    names right above it, over its start or its middle ("HAZLETON"): a letterhead sets the
+    firm's name large on a line of its own over its descriptor: the name line is the
+    organisation's too (a hit of its own: OCR may order other lines between the two)."""
+    out = []
+    for hit in hits:
+        ids = layout.words_in(hit.start, hit.end)
+        first = layout.words[ids[0]].text.strip(".,").lower() if ids else ""
+        if hit.rule != "org_form" or first not in forms.org_words:
+            continue
+        line = layout.line_of_word(ids[0])
+        x0, x1 = layout.words[ids[0]].bbox[0], max(layout.words[i].bbox[2] for i in ids)
+        above = [ln for ln in layout.lines if 0 <= line.y0 - ln.y1 <= STACK_GAP * max(line.height, ln.height)
+                 and (abs(ln.x0 - x0) <= line.height or x0 <= (ln.x0 + ln.x1) / 2 <= x1)]
+        if len(above) != 1 or len(above[0].words) > STACK_NAME_WORDS:
+            continue
+        words = [layout.words[i].text for i in above[0].words]
+        if all(re.fullmatch(r"[A-Z][A-Za-z'’&.\-]+", w) and w.strip(".").lower() not in forms.org_words
+               and is_proper_name(w, "") for w in words):
+            out.append(Hit(hit.rule, *layout.span_of_words(list(above[0].words)), hit.score))
     return out

@@ -19,7 +19,7 @@ from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.values import is_common_word
 from redactor_plugins.rules.gazetteer import known_place
 from redactor_plugins.rules.org_names import (ampersand_firm_hits, employer_hits, is_proper_name, leading_word_hits,
-                                              prefix_head_hits, SCORE_EMPLOYER)
+                                              prefix_head_hits, stacked_name_hits, SCORE_EMPLOYER)
 from redactor.plugin_api import mapping_file, PageView
 from redactor_plugins.rules.state_bodies import publisher_forms
 
@@ -156,6 +156,7 @@ def find_organization_hits(layout: PageView, forms: OrganizationForms) -> list[H
         out += [Hit(h.rule, h.start + start, h.end + start, h.score)
                 for h in find_organization_hits_in_text(mend_misread_org_words(text[start:end], forms), forms,
                                                         before)]
+    out += stacked_name_hits(layout, out, forms)
     # a company's sales force named over a line's end ("THE LORILLARD SALES / REPRESENTATIVE")
     out += [Hit("org_employer", s, e, SCORE_EMPLOYER) for s, e in employer_hits(text, forms, wrapped=True)]
     return out

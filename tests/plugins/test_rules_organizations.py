@@ -304,3 +304,26 @@ def test_a_groups_national_company_keeps_its_country(forms):
     assert ("Brown & Williamson USA", "org_firm") in found("to be assigned by Brown & Williamson USA", forms)
     # a given name after the "&" is still a couple's shared surname, no firm
     assert not any(r == "org_firm" for _, r in found("Regards from John & Mary Smith", forms))
+
+
+@pytest.mark.parametrize("rows, name", [
+    # a toxicology report's letterhead (an unseen FUNSD form): the name large over the kind
+    (["HAZLETON", "LABORATORIES AMERICA, INC.", "9200 LEESBURG TURNPIKE"], "HAZLETON"),
+    (["Lorillard", "TOBACCO COMPANY", "666 Fifth Avenue"], "Lorillard"),
+])
+def test_a_letterheads_name_over_its_kind_is_the_organisations(forms, rows, name):
+    layout = page_view(page_from_rows(rows))
+    hits = {layout.page.text[h.start:h.end] for h in find_organization_hits(layout, forms)}
+    assert name in hits, hits
+
+
+@pytest.mark.parametrize("rows", [
+    # a heading over a unit: English words, not a firm's name
+    ["QUALITY REPORT", "LABORATORIES AMERICA, INC."],
+    # a label's line above: a caption, not a name
+    ["Supplier:", "Research Laboratories Inc."],
+])
+def test_a_heading_over_an_organisations_kind_is_not_its_name(forms, rows):
+    layout = page_view(page_from_rows(rows))
+    hits = {layout.page.text[h.start:h.end] for h in find_organization_hits(layout, forms)}
+    assert not hits & {rows[0]}, hits
