@@ -327,7 +327,7 @@ def stacked_cells(s: Strokes, box, labels) -> list:
     beside its label, and a large hand runs its capitals and loops into the line above or
     below. The cut is the row with the least loose ink from the upper label's foot (its
     line) to 2 h below it; each part is refitted to its ink, and one under a signature's
-    height (a dot, a loop's tail) is left to the rest."""
+    height (a dot, a loop's tail) stays with its neighbour above."""
     h = s.h
     rows = []
     for w in sorted((w for w in labels if box[0] - STACK_LEFT * h <= w.bbox[2] <= box[0] + h
@@ -344,8 +344,15 @@ def stacked_cells(s: Strokes, box, labels) -> list:
         a = max(0, int(upper.bbox[3] - 0.5 * h) - r0)
         b = max(a + 1, min(int(upper.bbox[3] + 2 * h), int((lower.bbox[1] + lower.bbox[3]) / 2)) - r0)
         cuts.append(a + int(np.argmin(ink[a:b])))
-    parts = [_tight(sub, (c0, r0), a, b) for a, b in zip([0] + cuts, cuts + [sub.shape[0]])]
-    parts = [p for p in parts if p is not None and p[3] - p[1] >= MIN_HEIGHT * h]
+    parts = []
+    for a, b in zip([0] + cuts, cuts + [sub.shape[0]]):
+        part = _tight(sub, (c0, r0), a, b)
+        if part is None:
+            continue
+        if parts and min(part[3] - part[1], parts[-1][3] - parts[-1][1]) < MIN_HEIGHT * h:
+            parts[-1] = union_box([parts[-1], part])
+        else:
+            parts.append(part)
     return parts if len(parts) > 1 else [box]
 
 
