@@ -152,3 +152,18 @@ def test_a_line_items_bracketed_product_code_is_no_reference(rules):
     found = _found(rules, ["[17589684] Beeswax XL 1.00 kg 42.00", "Customer account 88123456 in arrears"])
     assert not any("17589684" in v for _, v in found), found
     assert any("88123456" in v for _, v in found), found
+
+
+@pytest.mark.parametrize("line", ["AUTH CODE: 083142", "Auth Code: 083142", "AUTHORIZATION CODE 083142",
+                                  "APPROVAL CODE: 083142"])
+def test_a_card_payments_authorisation_code_is_the_number_alone(rules, line):
+    # a card slip under a receipt: the caption's "CODE:" is no prefix of the number
+    found = _found(rules, ["VISA  $3.44", "CARD NO: ************4821", line])
+    assert ("REFERENCE_NUMBER", "083142") in found, found
+
+
+def test_a_word_with_a_colon_after_a_caption_is_no_number_word(rules):
+    # "Source of Business - This: 250 Males" (a market research request): "This:" closes
+    # another caption, and the count after it is no business number
+    found = _found(rules, ["Source of Business - This: 250 Males, (100 smokers, 25 ~ 29 years old)"])
+    assert not [t for ty, t in found if ty in ("BUSINESS_ID", "REFERENCE_NUMBER")], found
