@@ -25,7 +25,8 @@ LEFT_SLACK = 1.0        # the cell starts this many text heights left of the cap
 _NUMBER = re.compile(r"[A-Z]{0,3}[-/]?\d[\d\-/]{1,13}[A-Z]?")
 # after the name on its line, or centred on the line under it as a receipt's or a
 # letterhead's header prints it
-_BRACKETED = re.compile(r"[ ]?(?:\n\n?)?[ ]?\((?P<id>(?:\d{12}[ ]?\()?[A-Z]{0,3}\d{5,10}[ ]?-[ ]?[A-Z]\)?)\)")
+# (the check letter after a hyphen, or after a space alone: "(139386 X)")
+_BRACKETED = re.compile(r"[ ]?(?:\n\n?)?[ ]?\((?P<id>(?:\d{12}[ ]?\()?[A-Z]{0,3}\d{5,10}(?:[ ]?-[ ]?|[ ])[A-Z]\)?)\)")
 
 
 def _business_captions(layout: PageView, lex: LabelLexicon) -> list[list[int]]:

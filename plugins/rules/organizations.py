@@ -103,14 +103,18 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     # the country a group's local company names in brackets before its legal form ("Tan
     # Brothers (M) Sdn. Bhd.": Malaysia; "(S) Pte Ltd", "(India) Pvt Ltd", "(Asia) Limited")
     partners = r"(?:Associates|ASSOCIATES|Partners|PARTNERS)"
-    region = r"(?:[ ]\((?:[A-Z][A-Za-z.]*)(?:[ ][A-Z][A-Za-z.]*)?\))?"
+    country = r"[ ]\((?:[A-Z][A-Za-z.]*)(?:[ ][A-Z][A-Za-z.]*)?\)"
+    region = rf"(?:{country})?"
     # a number that opens a line opens the name it heads ("99 Speedmart Sdn Bhd", "7-Eleven")
     numbered = r"(?:(?:(?<=\n)|(?<![\s\S]))\d{1,4}[ ])?"
     with_words = re.compile(
         rf"(?<![\w&-])(?P<name>{numbered}{name}(?:{joiner}{name}){{0,{MAX_NAME_WORDS - 1}}})"
         # a firm of its founder and partners ("Lee & Associates", "Wong and Partners")
         rf"(?:(?P<words>(?:[ ]{words}|[ ](?:&|and)[ ]{partners}){{1,2}})(?:{region},?[ ](?P<legal>{legal})\.?)?"
-        rf"|{region}(?:,[ ]?|\.?[ ])(?P<legal_only>{legal})\.?)(?![\w&-])")
+        rf"|{region}(?:,[ ]?|\.?[ ])(?P<legal_only>{legal})\.?"
+        # ... a company whose name holds "Co." before its country and its legal form ("AEON
+        # CO. (M) BHD", Malaysia's "Berhad")
+        rf"(?:{country}[ ](?:{legal})\.?)?)(?![\w&-])")
     firm = re.compile(rf"^(?P<firm>{name}(?:,[ ]{name}){{1,3}},?[ ](?:and|AND|&)[ ]{name}"
                       rf"(?:,?[ ]{legal}\.?)?)[ ]*$", re.MULTILINE)
     # a committee is named for its candidate and the office or the state they run in

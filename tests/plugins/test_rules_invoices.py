@@ -167,3 +167,14 @@ def test_a_word_with_a_colon_after_a_caption_is_no_number_word(rules):
     # another caption, and the count after it is no business number
     found = _found(rules, ["Source of Business - This: 250 Males, (100 smokers, 25 ~ 29 years old)"])
     assert not [t for ty, t in found if ty in ("BUSINESS_ID", "REFERENCE_NUMBER")], found
+
+
+@pytest.mark.parametrize("rows, org, number", [
+    # a Malaysian receipt's header: the company, then its registration number in brackets
+    (["AEON CO. (M) BHD (126926-H)"], "AEON CO. (M) BHD", "126926-H"),
+    (["GARDENIA BAKERIES (KL) SDN BHD", "(139386 X)"], "GARDENIA BAKERIES (KL) SDN BHD", "139386 X"),
+])
+def test_a_malaysian_companys_name_and_registration_number(rules, rows, org, number):
+    found = _found(rules, rows + ["LOT 3, JALAN PELABUR 23/1,", "40300 SHAH ALAM, SELANGOR."])
+    assert ("ORGANIZATION", org) in found, found
+    assert ("BUSINESS_ID", number) in found, found
