@@ -126,7 +126,8 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     my_states = _alt(vocab_list("my_states")) or r"(?!x)x"
     countries = _alt(vocab_list("countries")) or r"(?!x)x"
     eu_city = re.compile(
-        r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?\d{4,5}[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
+        # (a Malaysian receipt may put a comma after the five figures: "53200, KUALA LUMPUR")
+        r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?(?:\d{4,5}|\d{5},)[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
         rf"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?:,?[ ](?i:{my_states}))?(?:,[ ](?i:{countries}))?(?![\w])")
     # European letters wrote the country's code before the postcode ("CH-2003 Neuchâtel",
     # "D-8000 München 40", "F-75008 Paris": the CEPT convention, before 1990s postcodes

@@ -76,12 +76,14 @@ def name_run(layout: PageView, words: list[int], stops: set[int]) -> list[int]:
 
 def _salutation_like(key: str, salutations: set[str], line_words: list[str]) -> bool:
     """A letter's salutation line whose greeting OCR misread ("Dinar Vanessa,"): a short
-    line that ends in a comma or colon, led by a word close to a greeting of 4+ letters."""
+    line that ends in a comma or colon, led by a word close to a greeting of 4+ letters and
+    as long as it give or take a letter (OCR misreads letters, it seldom adds two: "BANDAR
+    MAHKOTA CHERAS," is a Malaysian address's township line, not "Dear ...")."""
     if len(key) < 4 or not 2 <= len(line_words) <= SALUTATION_MAX_WORDS or \
             not line_words[-1].endswith((",", ":")):
         return False
-    return any(len(s) >= 4 and difflib.SequenceMatcher(None, key, s).ratio() >= SALUTATION_LIKENESS
-               for s in salutations)
+    return any(len(s) >= 4 and abs(len(s) - len(key)) <= 1 and
+               difflib.SequenceMatcher(None, key, s).ratio() >= SALUTATION_LIKENESS for s in salutations)
 
 
 _SHORT_TITLES = ("mr", "ms", "dr", "mrs")

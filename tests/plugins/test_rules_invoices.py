@@ -178,3 +178,15 @@ def test_a_malaysian_companys_name_and_registration_number(rules, rows, org, num
     found = _found(rules, rows + ["LOT 3, JALAN PELABUR 23/1,", "40300 SHAH ALAM, SELANGOR."])
     assert ("ORGANIZATION", org) in found, found
     assert ("BUSINESS_ID", number) in found, found
+
+
+@pytest.mark.parametrize("rows", [
+    # the comma a receipt may put after the postcode
+    ["NO 290, JALAN AIR PANAS,", "SETAPAK,", "53200, KUALA LUMPUR."],
+    # a township line ending in a comma, its first word no misread "Dear"
+    ["NO. 2, JALAN TEMENGGUNG 17/9,", "BANDAR MAHKOTA CHERAS,", "43200 CHERAS, SELANGOR"],
+])
+def test_a_malaysian_receipts_address_block_is_one_address(rules, rows):
+    found = _found(rules, ["SYARIKAT PERNIAGAAN KWONG HING"] + rows + ["TEL : 03-40210276"])
+    assert [t for ty, t in found if ty == "ADDRESS"] == ["\n".join(rows).rstrip(".")], found
+    assert not [t for ty, t in found if ty == "PERSON"], found
