@@ -327,3 +327,15 @@ def test_a_heading_over_an_organisations_kind_is_not_its_name(forms, rows):
     layout = page_view(page_from_rows(rows))
     hits = {layout.page.text[h.start:h.end] for h in find_organization_hits(layout, forms)}
     assert not hits & {rows[0]}, hits
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Hargreaves & Pollard Solicitors\n14 King Street", "Hargreaves & Pollard Solicitors"),
+    ("Smith Jones Architects", "Smith Jones Architects"),
+])
+def test_a_professional_partnership_named_for_its_profession(forms, text, name):
+    assert name in [t for t, _ in found(text, forms)]
+
+
+def test_a_profession_in_prose_is_no_firm(forms):
+    assert not found("Please consult your Attorneys before signing.", forms)
