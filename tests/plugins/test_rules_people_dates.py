@@ -350,3 +350,24 @@ def test_a_period_of_two_dates_joined_by_a_dash_is_one_date(rules):
 ])
 def test_an_office_forms_date_captions_take_their_date(rules, row, date):
     assert ("DATE", date) in found(rules, [row])
+
+
+@pytest.mark.parametrize("line, date", [
+    # the page's text is read with its accents off: "März" is matched as "Marz"
+    ("München, den 14. März 2021", "14. März 2021"),
+    ("Wien, am 3. Jänner 2020", "3. Jänner 2020"),
+])
+def test_german_month_names_with_umlauts(rules, line, date):
+    assert ("DATE", date) in found(rules, [line])
+
+
+@pytest.mark.parametrize("line, kind, value", [
+    ("USt-IdNr.: DE123456789", "BUSINESS_ID", "DE123456789"),
+    ("N° TVA : FR40303265045", "BUSINESS_ID", "FR40303265045"),
+    ("BTW-nummer: NL123456789B01", "BUSINESS_ID", "NL123456789B01"),
+    ("Partita IVA: 01234567890", "BUSINESS_ID", "01234567890"),
+    ("Ihr Zeichen: KB/2021-03", "REFERENCE_NUMBER", "KB/2021-03"),
+    ("Notre réf. : CM/2020/114", "REFERENCE_NUMBER", "CM/2020/114"),
+])
+def test_european_letters_captions_of_tax_numbers_and_file_references(rules, line, kind, value):
+    assert (kind, value) in found(rules, ["Müller & Schmidt GmbH", line])
