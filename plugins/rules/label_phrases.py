@@ -65,12 +65,13 @@ class _Match:
 
 def _split_across_cells(layout: PageView, lex: LabelLexicon, matches: list[_Match]) -> list[_Match]:
     """A phrase whose words lie in different cells ("CITY   STATE   ZIP CODE" as three
-    header cells) is several labels: match again inside each cell."""
+    header cells, on one OCR line or read as lines of their own along the row) is several
+    labels: match again inside each cell."""
     out = []
     for m in matches:
         words = layout.words_in(m.start, m.end)
         cuts = [k for k in range(1, len(words))
-                if layout.word_line[words[k]] == layout.word_line[words[k - 1]] and
+                if _one_row(layout, words[k - 1], words[k]) and
                 layout.words[words[k]].bbox[0] - layout.words[words[k - 1]].bbox[2]
                 > 2 * layout.line_of_word(words[k]).height]
         if not cuts:
@@ -82,6 +83,14 @@ def _split_across_cells(layout: PageView, lex: LabelLexicon, matches: list[_Matc
             hi = min(m.end, layout.offsets[words[b - 1]][1]) if b < len(words) else m.end
             out.extend(_regex_matches(layout.page.text, lex, lo, hi))
     return out
+
+
+def _one_row(layout: PageView, a: int, b: int) -> bool:
+    """Words a and b stand on one row: one OCR line, or their middles half a text height apart."""
+    if layout.word_line[a] == layout.word_line[b]:
+        return True
+    (_, ay0, _, ay1), (_, by0, _, by1) = layout.words[a].bbox, layout.words[b].bbox
+    return abs((ay0 + ay1) - (by0 + by1)) / 2 < 0.5 * layout.line_of_word(b).height
 
 
 def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | None = None) -> list[_Match]:

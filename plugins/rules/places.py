@@ -17,6 +17,9 @@ from redactor_plugins.rules.organizations import _alt
 SCORE_PLACE = 0.6      # a shape (town, state) with a checked state, no label
 SCORE_STATE = 0.5      # a state's name alone ("shipped from our Indiana warehouse")
 _OFFICE_TAIL = re.compile(r"(?:\bof|\band|&)\s$")
+# the parts of a name as a form's caption spells its order out ("Name (Last, First, MI)":
+# MI the middle initial, not Michigan)
+_NAME_PARTS = frozenset({"first", "last", "middle", "name", "first name", "last name", "middle name"})
 
 
 @lru_cache(maxsize=4)
@@ -69,7 +72,8 @@ def find_place_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
             # "Department of Justice, Washington", "Office of Management and Budget,
             # Washington": after "of" or "and" (at a line's end too) the word is the end of an
             # office's name, and the state the office's seat in its address
-            if not _OFFICE_TAIL.search(text, max(0, m.start() - 5), m.start()):
+            if not _OFFICE_TAIL.search(text, max(0, m.start() - 5), m.start()) and \
+                    m.group("place").lower() not in _NAME_PARTS:
                 out.append(Hit("place_town_state", m.start(), m.end(), SCORE_PLACE))
         for m in states.finditer(text, start, end):
             out.append(Hit("place_state", m.start(), m.end(), SCORE_STATE))

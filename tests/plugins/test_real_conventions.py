@@ -1070,3 +1070,21 @@ def test_a_thick_cell_border_between_a_date_caption_and_its_date(rules):
     page = OcrPage(762, 1000, tuple(WordBox(t, (x0, y0, x1, y1), 90.0, 1, 0) for t, x0, y0, x1, y1 in words), "test")
     found = {(s.type, s.text) for s in rules.detect(page)}
     assert ("DATE", "1225/93") in found, found
+
+
+def test_a_caption_row_read_as_lines_of_their_own_is_one_caption_a_cell(rules):
+    """"City | State | ZIP" over "Chicago | IL | 60614" on a registration form, each cell
+    read as a line of its own: the three captions are no one "City State ZIP" label, and
+    each heads the value under it."""
+    page = page_from_rows([[(20, "Address"), (400, "City"), (600, "State"), (700, "ZIP")],
+                           [(20, "1457 W. Fullerton Ave Apt 3B"), (400, "Chicago"), (600, "IL"), (700, "60614")]])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert {("LOCATION", "IL"), ("ADDRESS", "60614")} <= found, found
+
+
+def test_the_name_order_of_a_forms_caption_is_no_place(rules):
+    # "Patient Name (Last, First, MI)": MI is the middle initial, not Michigan
+    page = page_from_rows([[(20, "Patient Name (Last, First, MI)"), (400, "Date of Birth")],
+                           [(20, "GARCIA, MARIA L"), (400, "04/17/1978")]])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert not [t for ty, t in found if ty == "LOCATION"], found
