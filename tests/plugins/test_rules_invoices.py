@@ -190,3 +190,14 @@ def test_a_malaysian_receipts_address_block_is_one_address(rules, rows):
     found = _found(rules, ["SYARIKAT PERNIAGAAN KWONG HING"] + rows + ["TEL : 03-40210276"])
     assert [t for ty, t in found if ty == "ADDRESS"] == ["\n".join(rows).rstrip(".")], found
     assert not [t for ty, t in found if ty == "PERSON"], found
+
+
+@pytest.mark.parametrize("line, org", [
+    # a pay statement: the legal form and its comma close the employer's name
+    ("Employer: Riverside Logistics LLC, EIN 84-2231907", "Riverside Logistics LLC"),
+    ("Employer: Hammond Printing Co., Boston", "Hammond Printing Co."),
+    # ... unless a second legal form follows
+    ("Company: Acme Co., Inc.", "Acme Co., Inc."),
+])
+def test_a_legal_form_and_its_comma_close_a_captioned_companys_name(rules, line, org):
+    assert [t for ty, t in _found(rules, [line]) if ty == "ORGANIZATION"] == [org]
