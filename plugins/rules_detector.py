@@ -39,6 +39,7 @@ from redactor_plugins.rules.values import is_common_word
 from redactor_plugins.rules.handwritten_dates import handwritten_date_hits
 from redactor_plugins.rules.wrapped_values import wrapped_hits
 from redactor_plugins.rules.worn_dates import worn_date_hits
+from redactor_plugins.rules.dated_rows import dated_row_hits
 from redactor_plugins.rules.misread_dates import misread_date_hits
 
 # Rules that only speak for numbers no other rule explained (a date, a phone number).
@@ -226,7 +227,8 @@ class RulesDetector(Detector):
             hits += [h for h in find_pattern_hits(page.text, self.patterns)
                      if ("fallback" if h.rule in FALLBACK_RULES else "patterns") not in off]
         if "patterns" not in off:
-            hits += worn_date_hits(layout) + handwritten_date_hits(layout) + misread_date_hits(layout)
+            hits += worn_date_hits(layout) + handwritten_date_hits(layout) + misread_date_hits(layout) + \
+                dated_row_hits(layout)
         if "addresses" not in off:
             hits += find_address_hits(layout, self.vocab, self.labels.regex)
         if "labels" not in off:

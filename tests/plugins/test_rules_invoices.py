@@ -201,3 +201,19 @@ def test_a_malaysian_receipts_address_block_is_one_address(rules, rows):
 ])
 def test_a_legal_form_and_its_comma_close_a_captioned_companys_name(rules, line, org):
     assert [t for ty, t in _found(rules, [line]) if ty == "ORGANIZATION"] == [org]
+
+
+def test_a_statements_rows_dated_by_month_and_day(rules):
+    rows = ["Statement Period: 11/01/2023 - 11/30/2023",
+            [(20, "11/03"), (200, "ACH DEPOSIT ACME PAYROLL"), (700, "2,314.55")],
+            [(20, "11/07"), (200, "CHECK #1042"), (700, "-450.00")],
+            [(20, "11/15"), (200, "CARD PURCHASE GROCERY"), (700, "-120.00")],
+            [(20, "12/01"), (200, "INTEREST PAID"), (700, "0.12")]]
+    found = _found(rules, rows)
+    assert {("DATE", d) for d in ("11/03", "11/07", "11/15", "12/01")} <= set(found), found
+
+
+@pytest.mark.parametrize("sizes", [("1/4", "1/2", "5/8"), ("1/8", "1/4", "1/2")])
+def test_a_parts_lists_fractions_are_no_dated_rows(rules, sizes):
+    found = _found(rules, [[(20, s), (200, "inch hex bolts, box of 50"), (700, "3.10")] for s in sizes])
+    assert not [t for ty, t in found if ty == "DATE"], found
