@@ -128,7 +128,10 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     eu_city = re.compile(
         # (a Malaysian receipt may put a comma after the five figures: "53200, KUALA LUMPUR")
         r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?(?:\d{4,5}|\d{5},)[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
-        rf"(?:[ ][A-ZÄÖÜ][\wäöüßéèàç\-]+)?(?:,?[ ](?i:{my_states}))?(?:,[ ](?i:{countries}))?(?![\w])")
+        # ... a German town named for its river or region ("Frankfurt am Main", "Freiburg im
+        # Breisgau", "Neustadt an der Weinstraße")
+        r"(?:[ ](?:(?:am|an[ ]der|im|in[ ]der|ob[ ]der|bei)[ ])?[A-ZÄÖÜ][\wäöüßéèàç\-]+)?"
+        rf"(?:,?[ ](?i:{my_states}))?(?:,[ ](?i:{countries}))?(?![\w])")
     # European letters wrote the country's code before the postcode ("CH-2003 Neuchâtel",
     # "D-8000 München 40", "F-75008 Paris": the CEPT convention, before 1990s postcodes
     # went national): a postcode so marked is a town line on its own, under a firm's

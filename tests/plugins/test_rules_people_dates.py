@@ -371,3 +371,8 @@ def test_german_month_names_with_umlauts(rules, line, date):
 ])
 def test_european_letters_captions_of_tax_numbers_and_file_references(rules, line, kind, value):
     assert (kind, value) in found(rules, ["Müller & Schmidt GmbH", line])
+
+
+@pytest.mark.parametrize("town", ["60311 Frankfurt am Main", "79098 Freiburg im Breisgau"])
+def test_a_german_town_named_for_its_river_or_region_is_whole(rules, town):
+    assert ("ADDRESS", "Lindenweg 7\n" + town) in found(rules, ["Lindenweg 7", town])
