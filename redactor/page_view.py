@@ -152,6 +152,15 @@ class PageView:
     def same_line(self, a: int, b: int) -> bool:
         return self.word_line[a] == self.word_line[b]
 
+    def row_of(self, word: int) -> list[int]:
+        """The other words on ``word``'s row, whatever OCR line they were read in (a form's
+        cells are often lines of their own): their middles within half its line's text
+        height of its middle."""
+        x0, y0, x1, y1 = self.words[word].bbox
+        yc, h = (y0 + y1) / 2, self.line_of_word(word).height
+        return [i for i, b in enumerate(self.words)
+                if i != word and abs((b.bbox[1] + b.bbox[3]) / 2 - yc) < h / 2]
+
     def cells(self, line: Line, max_gap: float, separator=None) -> list[list[int]]:
         """The line's words in cells: runs apart by more than ``max_gap`` text heights (a
         form's columns, a table's cells), or on either side of a word ``separator(word)``

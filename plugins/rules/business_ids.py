@@ -47,9 +47,8 @@ def _business_captions(layout: PageView, lex: LabelLexicon) -> list[list[int]]:
 def _text_right_of(layout: PageView, word: int) -> bool:
     """Whether any word stands right of ``word`` on its row (OCR may read a row's far
     cells as lines of their own)."""
-    x0, y0, x1, y1 = layout.words[word].bbox
-    yc, h = (y0 + y1) / 2, layout.line_of_word(word).height
-    return any(b.bbox[0] > x1 and abs((b.bbox[1] + b.bbox[3]) / 2 - yc) < h / 2 for b in layout.words)
+    x1 = layout.words[word].bbox[2]
+    return any(layout.words[b].bbox[0] > x1 for b in layout.row_of(word))
 
 
 def caption_cell_hits(layout: PageView, lex: LabelLexicon) -> list[Hit]:

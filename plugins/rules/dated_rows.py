@@ -24,7 +24,7 @@ def dated_row_hits(layout: PageView) -> list[Hit]:
     opening = []
     for line in layout.lines:
         w = line.words[0]
-        if _MONTH_DAY.fullmatch(layout.words[w].text.strip()) and _row_goes_on(layout, w, line.height):
+        if _MONTH_DAY.fullmatch(layout.words[w].text.strip()) and _row_goes_on(layout, w):
             opening.append((layout.words[w].bbox[0], line.height, w))
     out = []
     for x0, h, w in opening:
@@ -35,12 +35,11 @@ def dated_row_hits(layout: PageView) -> list[Hit]:
     return out
 
 
-def _row_goes_on(layout: PageView, w: int, h: float) -> bool:
+def _row_goes_on(layout: PageView, w: int) -> bool:
     """Words follow word w on its row (its OCR line, or cells OCR read as lines of their
     own), and none stands before it: w opens an entry."""
-    x0, y0, x1, y1 = layout.words[w].bbox
-    yc = (y0 + y1) / 2
-    row = [b.bbox for b in layout.words if abs((b.bbox[1] + b.bbox[3]) / 2 - yc) < 0.5 * h]
+    x0, _, x1, _ = layout.words[w].bbox
+    row = [layout.words[b].bbox for b in layout.row_of(w)]
     return any(b[0] >= x1 for b in row) and not any(b[2] <= x0 for b in row)
 
 
