@@ -179,7 +179,7 @@ def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool
     if org or partners:
         # a body's name reads on through its joiners ("Korea Institute for International
         # Economic Policy"), and a firm may be named for its partners ("Arnold & Porter")
-        ov = V.organization_value([t for t in toks if t[0] >= s])
+        ov = V.organization_value([t for t in toks if t[0] >= s], vocab.legal_forms)
         e = max(e, ov[1]) if ov is not None and ov[0] == s else e
     # the value must be the whole cell: "Report Due w/o 4/6/98" is no name
     if text[e:toks[-1][1]].strip(" .,;:" + JUNK):
@@ -244,12 +244,12 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
                     skipped = True
                     continue
                 skipped = False
-                column.append(_wrapped(layout, run, hit, h) if not header_row else hit)
+                column.append(_wrapped(layout, run, hit, h, vocab) if not header_row else hit)
             hits.extend(column)
     return hits
 
 
-def _wrapped(layout: PageView, run: list[int], hit: Hit, h: float) -> Hit:
+def _wrapped(layout: PageView, run: list[int], hit: Hit, h: float, vocab: Vocab) -> Hit:
     """An organisation's name that fills its line and wraps in its cell ("Korea Institute for
     International" / "Economic Policy"): the line right under it, starting where it starts,
     of capitalised words and joiners only, is the name's end."""
@@ -260,7 +260,7 @@ def _wrapped(layout: PageView, run: list[int], hit: Hit, h: float) -> Hit:
     if len(under) != 1 or len(under[0].words) > WRAPPED_WORDS:
         return hit
     toks = [(layout.offsets[w][0], layout.offsets[w][1], layout.words[w].text) for w in under[0].words]
-    ov = V.organization_value(toks)
+    ov = V.organization_value(toks, vocab.legal_forms)
     if ov is None or ov != (toks[0][0], toks[-1][1]):
         return hit
     return Hit(hit.rule, hit.start, ov[1], hit.score)

@@ -154,7 +154,7 @@ class LabelRules(LabelGeometry):
                 toks = rest
             return hits
         if kind == "organization":
-            r = V.organization_value(toks)
+            r = V.organization_value(toks, self.vocab.legal_forms)
             if r is not None and not strong and _reads_as_clause(self.text[r[0]:r[1]]):
                 # a caption's word in a sentence printed in capitals ("... FOR ACCOUNT OF
                 # THIS COMPANY UNTIL EXECUTIVE APPROVAL HAS BEEN ..."): the words after it
@@ -225,7 +225,7 @@ class LabelRules(LabelGeometry):
                 elif street is not None:
                     # a line the name rules do not read ("Ryan, Miranda and Key", "Hunt-Brown
                     # Ltd."), sitting over the street line: the company's name
-                    ov = V.organization_value(rtoks)
+                    ov = V.organization_value(rtoks, self.vocab.legal_forms)
                     honorific = rtoks[0][2].rstrip(".").lower() in self.vocab.honorifics
                     if ov is not None and not (len(rtoks) == 1 and honorific):
                         hits.append(Hit("label_party_organization", ov[0], ov[1], group.score))

@@ -73,6 +73,8 @@ class Vocab:
     us_state_traditional: tuple[str, ...] = ()
     # offices written between a title and the name ("Atty. General Richard Blumenthal")
     offices: frozenset[str] = frozenset()
+    # companies' legal forms (organizations.yaml), lower case, without their stops
+    legal_forms: frozenset[str] = frozenset()
 
 
 def _read(name: str, data_dir: Path | None) -> dict:
@@ -195,6 +197,7 @@ def load_labels(data_dir: Path | None = None) -> LabelLexicon:
 def load_vocab(data_dir: Path | None = None) -> Vocab:
     a = _read("addresses.yaml", data_dir)
     n = _read("names.yaml", data_dir)
+    o = _read("organizations.yaml", data_dir)
 
     def t(d, k):
         return tuple(str(v) for v in d.get(k) or [])
@@ -208,4 +211,5 @@ def load_vocab(data_dir: Path | None = None) -> Vocab:
                  frozenset(v.lower() for v in t(n, "title_words")),
                  frozenset(v.lower() for v in t(a, "name_like_states")),
                  t(a, "us_state_traditional"),
-                 frozenset(v.lower() for v in t(n, "offices")))
+                 frozenset(v.lower() for v in t(n, "offices")),
+                 frozenset(v.lower().strip(".") for v in t(o, "legal_forms")))

@@ -7,7 +7,6 @@ e-mail, web address, user name) are in ``contact_values``."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
 
@@ -227,21 +226,15 @@ _CAPTION_CONTINUATIONS = frozenset({"or", "and", "by", "nor", "if", "as", "to", 
 _NUMBER_CAPTION_WORDS = frozenset({"code", "no", "nr", "num", "number", "id", "ref", "n/a"})
 
 
-@lru_cache(maxsize=1)
-def _legal_forms() -> frozenset[str]:
-    from redactor_plugins.rules.organizations import load_organization_forms
-    return load_organization_forms().legal
-
-
-def _closes_name(token: str, nxt: str) -> bool:
+def _closes_name(token: str, nxt: str, legal: frozenset[str]) -> bool:
     """A legal form and a comma close a company's name ("Riverside Logistics LLC, EIN
     84-2231907": what follows is another field), unless a second legal form follows
-    ("Acme Co., Inc.")."""
-    return token.endswith(",") and token.rstrip(",").strip(".").lower() in _legal_forms() and \
-        nxt.strip(".,").lower() not in _legal_forms()
+    ("Acme Co., Inc."). ``legal``: the legal forms, lower case, without their stops."""
+    return token.endswith(",") and token.rstrip(",").strip(".").lower() in legal and \
+        nxt.strip(".,").lower() not in legal
 
 
-def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
+def organization_value(tokens: list[Token], legal: frozenset[str] = frozenset()) -> tuple[int, int] | None:
     words: list[Token] = []
     for k, tok in enumerate(tokens):
         st = strip_token(tok)
@@ -266,7 +259,7 @@ def organization_value(tokens: list[Token]) -> tuple[int, int] | None:
             words.append(st)
         else:
             break
-        if len(words) >= 8 or _closes_name(tok[2], tokens[k + 1][2] if k + 1 < len(tokens) else ""):
+        if len(words) >= 8 or _closes_name(tok[2], tokens[k + 1][2] if k + 1 < len(tokens) else "", legal):
             break
     while words and words[-1][2].lower() in _ORG_JOINERS:
         words.pop()
