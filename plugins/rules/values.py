@@ -405,7 +405,9 @@ def date_value(tokens: list[Token]) -> tuple[int, int] | None:
             t = st[2]
         if not _DATE_TOKEN.match(t):
             break
-        if t[0].isalpha() and t.lower().rstrip(".") not in _MONTHS and t.lower() != "of":
+        # a word of letters must be a month; a figure OCR read as its letter look-alike
+        # ("l2/4/80": a handwritten or worn 1 read as l) still opens a date
+        if t.rstrip(".").isalpha() and t.lower().rstrip(".") not in _MONTHS and t.lower() != "of":
             break
         picked.append(st)
         if len(picked) >= 4:

@@ -347,9 +347,15 @@ def test_a_period_of_two_dates_joined_by_a_dash_is_one_date(rules):
 @pytest.mark.parametrize("row, date", [
     ("DATE REQUESTED: 2/22 by courier", "2/22"),     # an office form's dated step, no year
     ("Date Submitted: March 1985", "March 1985"),
+    ("DATE RECEIVED: l2/4/80", "l2/4/80"),            # a handwritten 1 read as l
 ])
 def test_an_office_forms_date_captions_take_their_date(rules, row, date):
     assert ("DATE", date) in found(rules, [row])
+
+
+@pytest.mark.parametrize("row", ["DATE RECEIVED: lst quarter", "Date: Ol"])
+def test_a_date_caption_takes_no_word_of_letters_that_is_no_month(rules, row):
+    assert not [s for s in found(rules, [row]) if s[0] == "DATE"]
 
 
 @pytest.mark.parametrize("line, date", [
