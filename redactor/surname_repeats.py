@@ -14,7 +14,9 @@ and rarer in English than wordfreq's ``EVERYDAY_ZIPF`` (so "Routh" and "Kremer" 
 model's PERSON on "Delivery Roller" would spread to every roller). A repeat must stand
 alone: not inside any span found already (an organisation named after its founder keeps
 its type), and not beside another capitalised word on its line (then it is part of another
-name: "Routh Industries", "John Routh" is someone else's or a detector's to find).
+name: "Routh Industries", "John Routh" is someone else's or a detector's to find). It may
+be set in the other case a typed page writes names in ("TO: W. E. ROUTH" over "Routh will
+ship").
 Pure function of the page (its text and word boxes) and the spans.
 """
 from __future__ import annotations
@@ -88,6 +90,13 @@ def _stands_alone(view: PageView, start: int, end: int) -> bool:
     return True
 
 
+def _same_name(found: str, surname: str) -> bool:
+    """``found`` is ``surname`` as written or in the other case a page sets names in: a
+    typed memo's header and copy list in capitals ("TO: W. E. ROUTH"), its body in mixed case
+    ("Routh will ship"). Other casings ("rOUTH") are no name."""
+    return found == surname or found == surname.upper() or found == surname.capitalize()
+
+
 def propagate_surnames(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
     """``spans`` and a PERSON span for each bare repeat of a found person's surname."""
     text = page.text
@@ -101,8 +110,8 @@ def propagate_surnames(page: OcrPage, spans: Sequence[Span]) -> list[Span]:
         if surname is None or surname in seen:
             continue
         seen.add(surname)
-        for m in re.finditer(r"(?<![\w'’\-])" + re.escape(surname) + r"(?![\w'’\-])", text):
-            if any(s.start < m.end() and m.start() < s.end for s in out):
+        for m in re.finditer(r"(?<![\w'’\-])" + re.escape(surname) + r"(?![\w'’\-])", text, re.IGNORECASE):
+            if not _same_name(m.group(0), surname) or any(s.start < m.end() and m.start() < s.end for s in out):
                 continue
             if not _stands_alone(view, m.start(), m.end()):
                 continue

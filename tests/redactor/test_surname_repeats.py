@@ -22,6 +22,16 @@ def test_a_surname_in_a_table_cell_repeats_the_person_named_in_full():
     assert repeats(page, [person(page, "W. E. Routh")]) == ["Routh", "Routh"]
 
 
+def test_a_surname_repeats_in_the_other_case_a_typed_memo_sets_names_in():
+    # the header and copy list in capitals, the body in mixed case, and the other way round
+    page = page_of([[("TO:", 10, 60), ("W.", 80, 120), ("E.", 140, 180), ("ROUTH", 200, 330)],
+                    [("Shipping", 10, 170), ("Routh", 600, 720)],
+                    [("Packing", 10, 150), ("rOUTH", 600, 720)]])       # no casing of a name
+    assert repeats(page, [person(page, "W. E. ROUTH")]) == ["Routh"]
+    page = page_of([WRITTEN_BY, [("Shipping", 10, 170), ("ROUTH", 600, 720)]])
+    assert repeats(page, [person(page, "W. E. Routh")]) == ["ROUTH"]
+
+
 def test_an_inverted_name_gives_its_first_word_as_the_surname():
     page = page_of([[("Routh,", 10, 130), ("W.", 150, 190), ("E.", 210, 250)],
                     [("Shipping", 10, 170), ("Routh", 600, 720)]])
