@@ -181,6 +181,9 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
             # ... and one OCR misread: "Genera!", "Nationa?", "SECPET" (plugins._misread_words)
             if not census and misread_common_word(raw) is not None:
                 continue
+            # ... and a weekday or its abbreviation alone: a date's ("Tues 3/14")
+            if _WEEKDAY.fullmatch(word):
+                continue
             # ... and a scrap of a word ("Pos", "Sti", "Me")
             if _scrap(raw):
                 continue
@@ -206,6 +209,7 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
 _GLUED_DATE = re.compile(r"(?i)(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
                          r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\d{1,4}[.,;:]?")
 _GENERATION = frozenset({"jr", "sr", "ii", "iii", "iv"})
+_WEEKDAY = re.compile(r"(?i)(?:mon|tues?|wed(?:nes)?|weds|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?")
 
 
 def _scrap(raw: str) -> bool:

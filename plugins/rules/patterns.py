@@ -116,6 +116,16 @@ def _date_time(t: str) -> bool:
     return _date_numeric(t.split()[0])
 
 
+def _weekday_date(t: str) -> bool:
+    # "Thursday, 3/14": the weekday capitalised (a lower-case "sat" or "wed" is a verb) and
+    # its figures a calendar day, month first or day first, with a year when written
+    weekday, figures = t.split(" ", 1)
+    parts = [int(p) for p in figures.split("/")]
+    a, b = parts[0], parts[1]
+    return weekday[:1].isupper() and ((1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)) and \
+        (len(parts) == 2 or len(figures.split("/")[2]) == 2 or 1900 <= parts[2] <= 2099)
+
+
 def _month_capitalised_inside(t: str) -> bool:
     # "09-Apr-96", "09-APR-96": the month word is capitalised (a lower-case "may" is a verb)
     word = re.search(r"[A-Za-z]+", t)
@@ -171,7 +181,7 @@ VALIDATORS: dict[str, Callable[[str], bool]] = {
     "ipv4_misread": _ipv4_misread,
     "phone_nanp": _phone_nanp, "phone_intl": _phone_intl, "phone_national": _phone_national,
     "date_numeric": _date_numeric, "month_capitalised": _month_capitalised, "email": _email,
-    "date_time": _date_time, "date_range": _date_range,
+    "date_time": _date_time, "date_range": _date_range, "weekday_date": _weekday_date,
     "month_capitalised_inside": _month_capitalised_inside, "year_span": _year_span,
     "long_number": _long_number, "alnum_code": _alnum_code,
 }

@@ -421,6 +421,8 @@ def test_brand_words_are_the_capitalised_words_before_a_product_line(text, brand
     ("D, C.", []), ("N.W.", []), ("Pos", []), ("Me", []), ("Dx.", []),
     # a lone letter (an outline's "A.", an initial alone) names nobody
     ("R.", []), ("(b)", []),
+    # a weekday or its abbreviation alone is a date's ("Tues 3/14")
+    ("Tues", []), ("Thurs", []), ("Wednesday", []),
     # short census names, an initial OCR ran into a rule, a scrawl's reading stay
     ("Wu", ["Wu"]), ("Ng", ["Ng"]), ("IR", ["IR"]), ("f/2b", ["f/2b"]),
     ("J. Smith", ["J. Smith"]),

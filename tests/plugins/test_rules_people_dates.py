@@ -94,6 +94,10 @@ def test_a_cell_listing_names_is_not_one_person(rules):
     ("Date of birth: June 19, 192]", "June 19, 192]"),         # the year's 1 read as a bracket
     ("during the month of January , 1988 as follows:", "January , 1988"),   # typewriter's comma
     ("during the month of January , 19.88 as follows:", "January , 19.88"),  # a speck's stop
+    # a weekday makes figures a date, with or without a year, and is part of it
+    ("Meeting on Thursday, 3/14 at the office", "Thursday, 3/14"),
+    ("Shipped Fri. 27/9 by courier", "Fri. 27/9"),
+    ("Sent: Wed 9/12/2001", "Wed 9/12/2001"),
 ])
 def test_dates_as_documents_write_them(rules, row, date):
     spans = found(rules, [row])
@@ -105,7 +109,8 @@ def test_a_time_stamp_is_no_phone_number(rules):
     assert not [s for s in spans if s[0] in ("PHONE", "REFERENCE_NUMBER", "ACCOUNT_NUMBER")]
 
 
-@pytest.mark.parametrize("row", ["we may 2 6 go", "ran from 1980-1985 ok"])
+@pytest.mark.parametrize("row", ["we may 2 6 go", "ran from 1980-1985 ok",
+                                 "sat 3/4 of the sample", "Sun 13/13 score"])
 def test_no_date_without_a_date_form(rules, row):
     assert not [s for s in found(rules, [row]) if s[0] == "DATE"]
 
