@@ -127,6 +127,10 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
         # surname, however OCR read it ("Ali")
         surname = surname or (len(words) == 1 and not comma_used and raw.rstrip().endswith(";")
                               and t[:1].isupper() and t.isalpha() and len(key) >= 2)
+        # "DOE, JOHN A": a capital letter after an inverted name's given name is its middle
+        # initial (a patient's or an employee's record), not the article
+        surname = surname or (comma_used and len(words) >= 2 and re.fullmatch(r"[A-Z]", t) is not None
+                              and (k + 1 == len(tokens) or not tokens[k + 1][2][:1].islower()))
         # "Cristina Page": a word of the stop list after a first name, ending the line, is
         # a surname
         if any(c.isdigit() for c in t) or "@" in t or \

@@ -1059,6 +1059,14 @@ def test_a_middle_initial_read_as_a_bar(det):
         ["Dear Jillian Robinson |. please find enclosed"]))
 
 
+def test_an_inverted_names_middle_initial_is_no_article(det):
+    # a patient's or an employee's record writes the name last name first, in capitals
+    rows = [[(20, "Patient: DOE, JOHN A"), (700, "DOB: 03/14/1975")]]
+    assert ("PERSON", "DOE, JOHN A") in _spans(det, one_line_rows(rows))
+    # ... and a sentence going on in lower case opens with the article
+    assert ("PERSON", "Smith, John") in _spans(det, page_from_rows(["To: Smith, John A list follows"]))
+
+
 @pytest.mark.parametrize("text, want", [
     ("Tel: +) 669 3285576", "+) 669 3285576"),      # a dotted "1" read as ")", groups run together
     ("Call +l 669 328 5576 now", "+l 669 328 5576"),
