@@ -127,6 +127,11 @@ def name_value(tokens: list[Token], vocab: Vocab, loose: bool,
         # surname, however OCR read it ("Ali")
         surname = surname or (len(words) == 1 and not comma_used and raw.rstrip().endswith(";")
                               and t[:1].isupper() and t.isalpha() and len(key) >= 2)
+        # "Nguyen Van An", "Maria de Sol": after a name's particle a capitalised word is its
+        # last name whatever the word means elsewhere (Vietnamese names put the given name
+        # last, after the middle name Van or Thi)
+        surname = surname or (len(words) >= 2 and words[-1][2].lower() in vocab.particles
+                              and t[:1].isupper() and t[1:].islower() and len(key) >= 2)
         # "DOE, JOHN A": a capital letter after an inverted name's given name is its middle
         # initial (a patient's or an employee's record), not the article
         surname = surname or (comma_used and len(words) >= 2 and re.fullmatch(r"[A-Z]", t) is not None

@@ -1088,3 +1088,31 @@ def test_the_name_order_of_a_forms_caption_is_no_place(rules):
                            [(20, "GARCIA, MARIA L"), (400, "04/17/1978")]])
     found = {(s.type, s.text) for s in rules.detect(page)}
     assert not [t for ty, t in found if ty == "LOCATION"], found
+
+
+@pytest.mark.parametrize("row, names", [
+    # meeting minutes list who came, who sent apologies and who took them
+    ("Attendees: Tran Thi Mai, Le Van Hung, Peter Walsh", ["Tran Thi Mai", "Le Van Hung", "Peter Walsh"]),
+    ("Present: J. Fraser, Amanda Kerr, Olu Adeyemi", ["J. Fraser", "Amanda Kerr", "Olu Adeyemi"]),
+    ("Apologies: Rhona McLeod", ["Rhona McLeod"]),
+    ("Minutes taken by: Lucy Brennan", ["Lucy Brennan"]),
+])
+def test_the_names_a_meetings_minutes_list_under_their_captions(rules, row, names):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert {("PERSON", n) for n in names} <= found, found
+
+
+def test_the_minutes_strict_captions_are_words_of_the_text_in_a_sentence(rules):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["At present the chair is empty."]))}
+    assert not [f for f in found if f[0] == "PERSON"], found
+
+
+@pytest.mark.parametrize("row, name", [
+    # a Vietnamese name puts the given name last, after the middle name Van or Thi; "An"
+    # is a given name there, not the article
+    ("Prepared by Nguyen Van An", "Nguyen Van An"),
+    ("cc: Nguyen Van An, Seán O'Brien", "Nguyen Van An"),
+])
+def test_after_a_names_particle_a_capitalised_word_is_its_last_name(rules, row, name):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert ("PERSON", name) in found, found
