@@ -290,6 +290,10 @@ _COMB_DIGITS = re.compile(r"\d+(?:[|_\-–—]+\d+)+[|_\-–—]*")
 _PREFIXED_CODE = re.compile(r"[A-Z]{2,}-\d[A-Z0-9]*")
 
 
+MAX_GROUPS = 8
+_BRACKETED_CHECK = re.compile(r"([A-Za-z0-9][A-Za-z0-9\-/.]*\d\([0-9A-Za-z]\))[.,;:]?\s*$")
+
+
 def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
              caption: bool = False) -> tuple[int, int] | None:
     """An identifier: one to five tokens of letters, digits and -/._#, with digits (OCR
@@ -303,11 +307,19 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
             # fill-in line the value was typed on ("Sample NO, _ 5031")
             continue
         st = strip_token(tok, STRIP + ".")
+        checked = _BRACKETED_CHECK.match(tok[2].lstrip())
+        if checked and not picked:
+            # "HKID: A123456(7)": the check digit in brackets is part of the number
+            lead = len(tok[2]) - len(tok[2].lstrip())
+            st = (tok[0] + lead, tok[0] + lead + len(checked.group(1)), checked.group(1))
         if st is None:
             if tok[2].strip() in (":", "#", "-", "|", "/"):
                 continue   # separators, and the box lines of a form read as "|"
             break
         t = st[2]
+        if checked and not picked:
+            picked.append(st)
+            break
         # "36 -51393": OCR put a space before the separator inside one identifier
         continued = bool(picked) and re.fullmatch(r"[\-/=~][A-Za-z0-9][A-Za-z0-9\-/]*", t) is not None
         # ... after any label when no amount is written so ("€2,25097": a comma where no
@@ -332,7 +344,9 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
             if not check_letter and (picked or not (t.isupper() and len(t) <= 5 and any(c.isdigit() for c in nxt))):
                 break
         picked.append(st)
-        if len(picked) >= 5:
+        # a number printed in short groups of figures runs to more of them ("1 85 05 78 006
+        # 084 36": a French social security number; "1234 5678 9012")
+        if len(picked) >= (MAX_GROUPS if all(re.fullmatch(r"\d{1,4}", p[2]) for p in picked) else 5):
             break
     if not picked:
         return None

@@ -1116,3 +1116,30 @@ def test_the_minutes_strict_captions_are_words_of_the_text_in_a_sentence(rules):
 def test_after_a_names_particle_a_capitalised_word_is_its_last_name(rules, row, name):
     found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
     assert ("PERSON", name) in found, found
+
+
+@pytest.mark.parametrize("row, value", [
+    # national identity and personal tax numbers under other countries' captions
+    ("Aadhaar No: 1234 5678 9012", "1234 5678 9012"),
+    ("NRIC: S1234567D", "S1234567D"),
+    ("I/C No: 850101-14-5678", "850101-14-5678"),
+    ("DNI: 12345678Z", "12345678Z"),
+    ("CPF: 123.456.789-09", "123.456.789-09"),
+    ("PESEL: 44051401458", "44051401458"),
+    ("Codice Fiscale: RSSMRA85T10A562S", "RSSMRA85T10A562S"),
+    ("TFN: 123 456 782", "123 456 782"),
+    ("Steuer-ID: 12 345 678 901", "12 345 678 901"),
+    # the check digit Hong Kong prints in brackets is part of the number
+    ("HKID: A123456(7)", "A123456(7)"),
+    # a number printed in short groups runs on past five of them
+    ("Numéro de sécurité sociale : 1 85 05 78 006 084 36", "1 85 05 78 006 084 36"),
+])
+def test_national_identity_numbers_under_their_countries_captions(rules, row, value):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert ("ID_NUMBER", value) in found, found
+
+
+@pytest.mark.parametrize("row", ["The IC package was tested", "FIN 401 lecture notes"])
+def test_short_identity_captions_are_strict(rules, row):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert not [f for f in found if f[0] == "ID_NUMBER"], found
