@@ -284,6 +284,7 @@ HOUSE_NUMBER_CONFUSIONS = str.maketrans({"$": "5", "S": "5", "O": "0", "o": "0",
 _PREMISES_WORDS = frozenset({"plaza", "hotel", "inn", "tower", "towers", "building", "bldg", "centre", "center",
                              "mall", "hall"})
 ADDRESSEE_LINES = 4   # lines above an address searched for the addressee's name
+_STORE_NUMBER = re.compile(r"#[ ]?\d{1,6}")
 
 
 def addressee_above(layout: PageView, vocab: Vocab, segs, seg_box, first: int, anchor: float) -> list[Hit]:
@@ -304,6 +305,14 @@ def addressee_above(layout: PageView, vocab: Vocab, segs, seg_box, first: int, a
             return []
         words = segs[above]
         toks = [(layout.offsets[w][0], layout.offsets[w][1], layout.words[w].text) for w in words]
+        # a receipt's header names the shop with its store number ("TRADER JOE'S #552",
+        # "KWIK TRIP STORE #442"): the number is the branch's, the line the merchant's
+        while len(toks) > 1 and (_STORE_NUMBER.fullmatch(toks[-1][2]) or
+                                 (toks[-1][2].isdigit() and toks[-2][2].lower() in ("#", "store", "no", "no."))):
+            toks.pop()
+            if toks and toks[-1][2].lower().rstrip(".#") in ("store", "no", ""):
+                toks.pop()
+        words = words[:len(toks)]
         if any(c.isdigit() for t in toks for c in t[2]):
             return []
         keys = {t[2].lower().strip(".,;:") for t in toks}

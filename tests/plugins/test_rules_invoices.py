@@ -217,3 +217,9 @@ def test_a_statements_rows_dated_by_month_and_day(rules):
 def test_a_parts_lists_fractions_are_no_dated_rows(rules, sizes):
     found = _found(rules, [[(20, s), (200, "inch hex bolts, box of 50"), (700, "3.10")] for s in sizes])
     assert not [t for ty, t in found if ty == "DATE"], found
+
+
+@pytest.mark.parametrize("header, shop", [("TRADER JOE'S #552", "TRADER JOE'S"), ("KWIK TRIP #442", "KWIK TRIP")])
+def test_a_receipts_shop_over_its_address_with_its_store_number(rules, header, shop):
+    found = _found(rules, [header, "1234 Main Street", "Springfield, IL 62704", "(217) 555-0142"])
+    assert ("ORGANIZATION", shop) in found, found
