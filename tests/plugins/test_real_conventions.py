@@ -1143,3 +1143,14 @@ def test_national_identity_numbers_under_their_countries_captions(rules, row, va
 def test_short_identity_captions_are_strict(rules, row):
     found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
     assert not [f for f in found if f[0] == "ID_NUMBER"], found
+
+
+@pytest.mark.parametrize("street, town", [
+    # Spanish letters abbreviate the street's kind: avenida, calle, plaza
+    ("Avda. de la Constitución 22", "41001 Sevilla"),
+    ("C/ Mayor 15", "08001 Barcelona"),
+    ("Pza. de España 3", "50001 Zaragoza"),
+])
+def test_spanish_street_abbreviations_open_an_address(rules, street, town):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Construcciones García S.L.", street, town]))}
+    assert ("ADDRESS", f"{street}\n{town}") in found, found
