@@ -14,8 +14,10 @@ LANGUAGES = ("en", "de", "fr", "nl", "es", "it", "pt")
 EVERYDAY_ZIPF = 3.5     # wordfreq Zipf of a word a language's writers use every day
 MIN_WORDS = 20          # fewer words tell no language apart
 MARGIN = 0.1            # another language's share must lead English's by this much
-ENGLISH_SURE = 0.5      # a page with this share of everyday English words is English (English
-                        # invoices and letters: 0.68-0.84; German, Dutch, French ones 0.25-0.36)
+ENGLISH_SURE = 0.65     # a page with this share of everyday English words is English (English
+                        # invoices and letters: 0.68-0.84; German, Dutch, French ones 0.25-0.36;
+                        # a short French letter 0.53, its names and places being English words
+                        # too: "Madame Claire Martin", "Paris", "avenue")
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _LETTER_WORD = re.compile(r"[^\W\d_]{2,}")
 

@@ -504,6 +504,12 @@ def test_the_page_language_is_read_from_its_everyday_words():
                "have changed to fifteen days due to global inflation; the invoice lists every product "
                "delivered to your address with its quantity, price and taxes.")
     assert page_language(english) == "en"
+    # a short French letter: its names and places count as English words too
+    french = ("Dupont & Fils SARL 12, rue de la Paix 75002 Paris Madame Claire Martin 8 avenue Victor "
+              "Hugo 69002 Lyon Paris, le 12 mars 2021 Objet : votre dossier n° 2021-4587 Madame, "
+              "Veuillez agréer, Madame, l'expression de mes salutations distinguées. Jean-Pierre "
+              "Lefèvre Directeur commercial")
+    assert page_language(french) == "fr"
 
 
 def test_everyday_words_of_the_pages_language_are_no_names(detector):
