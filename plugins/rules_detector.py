@@ -398,7 +398,8 @@ class RulesDetector(Detector):
             return []
         persons = [h for h in hits if self.types.get(h.rule) == "PERSON"]
         # "Dear", "Hi", "Dr.": the greeting line itself, not a name written in full
-        greetings = {w.lower() for w in self.vocab.salutations + self.vocab.honorifics}
+        greetings = {w.lower() for w in self.vocab.salutations + self.vocab.other_salutations +
+                     self.vocab.honorifics}
         out = []
         for line in layout.lines:
             words = [layout.words[w].text for w in line.words]

@@ -126,6 +126,10 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     my_states = _alt(vocab_list("my_states")) or r"(?!x)x"
     countries = _alt(vocab_list("countries")) or r"(?!x)x"
     eu_city = re.compile(
+        # a Dutch postcode's four figures and two letters, and its town of up to three words
+        # ("2517 AB Den Haag", "5211 AB 's-Hertogenbosch", "4611 AA Bergen op Zoom")
+        r"(?<![\w.,/\-])\d{4}[ ]?[A-Z]{2}[ ](?:'s-)?[A-Z][\w\-]+(?:[ ](?:op[ ]|aan[ ](?:de[ ])?)?[A-Z][\w\-]+)?"
+        rf"(?:,[ ](?i:{countries}))?(?![\w])|"
         # (a Malaysian receipt may put a comma after the five figures: "53200, KUALA LUMPUR")
         r"(?<![\w.,/\-])(?:[A-Z]{1,2}[ ]?-[ ]?)?(?:\d{4,5}|\d{5},)[ ][A-ZÄÖÜÉ][\wäöüßéèàç\-]+"
         # ... a German town named for its river or region ("Frankfurt am Main", "Freiburg im

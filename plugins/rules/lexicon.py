@@ -75,6 +75,9 @@ class Vocab:
     offices: frozenset[str] = frozenset()
     # companies' legal forms (organizations.yaml), lower case, without their stops
     legal_forms: frozenset[str] = frozenset()
+    # other languages' greetings ("Gentile", "Geachte"): matched as written, never as a
+    # misread English "Dear" is
+    other_salutations: tuple[str, ...] = ()
 
 
 def _read(name: str, data_dir: Path | None) -> dict:
@@ -212,4 +215,5 @@ def load_vocab(data_dir: Path | None = None) -> Vocab:
                  frozenset(v.lower() for v in t(a, "name_like_states")),
                  t(a, "us_state_traditional"),
                  frozenset(v.lower() for v in t(n, "offices")),
-                 frozenset(v.lower().strip(".") for v in t(o, "legal_forms")))
+                 frozenset(v.lower().strip(".") for v in t(o, "legal_forms")),
+                 t(n, "other_salutations"))

@@ -106,6 +106,7 @@ def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = No
     out: list[Hit] = []
     honorifics = {h.lower() for h in vocab.honorifics}
     salutations = {s.lower() for s in vocab.salutations}
+    greetings = salutations | {s.lower() for s in vocab.other_salutations}
     closings = {re.sub(r"[^a-zäöüß ]", "", c.lower()).strip() for c in vocab.closings}
     stops = label_stops(layout, lex)
     for i, w in enumerate(layout.words):
@@ -119,7 +120,9 @@ def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = No
             if r and not r[2]:
                 out.append(Hit("name_signature", r[0], r[1], 0.8))
             continue
-        if not t[:1].isupper():
+        # "De heer P. de Vries": a Dutch form of address is written in lower case after "De"
+        dutch_title = i > 0 and layout.words[i - 1].text.lower() == "de" and key in honorifics
+        if not t[:1].isupper() and not dutch_title:
             continue
         line = layout.line_of_word(i)
         if (key in honorifics or _misread_title(layout, i, key, honorifics)) and rest and not t.endswith(","):
@@ -134,7 +137,7 @@ def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = No
                 if r and not r[2]:
                     out.append(Hit("name_honorific", r[0], r[1], 0.75))
         elif rest and line.words[0] == i and (
-                key in salutations or key not in vocab.not_names and
+                key in greetings or key not in vocab.not_names and
                 _salutation_like(key, salutations, [layout.words[x].text for x in line.words])):
             # "Dear Ms. Murphy," -- the comma ends the name
             r = V.name_value(_tokens(layout, rest), vocab, loose=False, comma_ends=True)

@@ -1154,3 +1154,38 @@ def test_short_identity_captions_are_strict(rules, row):
 def test_spanish_street_abbreviations_open_an_address(rules, street, town):
     found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Construcciones García S.L.", street, town]))}
     assert ("ADDRESS", f"{street}\n{town}") in found, found
+
+
+@pytest.mark.parametrize("rows, person", [
+    # other languages' greetings and forms of address before the addressee's name
+    (["Gentile Dott.ssa Francesca Esposito", "Corso Vittorio Emanuele II, 118", "00186 Roma"],
+     "Francesca Esposito"),
+    (["Geachte heer De Vries,"], "De Vries"),
+    # a Dutch form of address in lower case after "De", over the addressee's street
+    (["De heer P. de Vries", "Laan van Meerdervoort 45", "2517 AB Den Haag"], "P. de Vries"),
+])
+def test_letters_from_other_countries_name_their_addressee(rules, rows, person):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+    assert ("PERSON", person) in found, found
+
+
+@pytest.mark.parametrize("rows, address", [
+    # a Dutch postcode's two letters, then a town of up to three words
+    (["Laan van Meerdervoort 45", "2517 AB Den Haag"], "Laan van Meerdervoort 45\n2517 AB Den Haag"),
+    (["Stationsplein 5", "4611 AA Bergen op Zoom"], "Stationsplein 5\n4611 AA Bergen op Zoom"),
+])
+def test_dutch_addresses(rules, rows, address):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Jansen Bouw B.V."] + rows))}
+    assert ("ADDRESS", address) in found, found
+
+
+@pytest.mark.parametrize("row", ["Gentile Dottoressa,", "Geachte heren,"])
+def test_a_form_of_address_alone_is_no_name(rules, row):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row, "Distinti saluti"]))}
+    assert not [f for f in found if f[0] == "PERSON"], found
+
+
+def test_other_languages_greetings_are_not_looked_for_in_misread_words(rules):
+    # "Hamre Telephone:" (a form's "Home Telephone:" read badly) is no "Chère ...," greeting
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Hamre Telephone:"]))}
+    assert not [f for f in found if f[0] == "PERSON"], found
