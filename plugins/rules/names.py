@@ -6,7 +6,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from redactor.plugin_api import NAME_MAX_WORDS, Line, PageView, reads_as_name, reads_as_rare_name
+from redactor.plugin_api import NAME_MAX_WORDS, Line, PageView, given_names, reads_as_name, reads_as_rare_name
 from redactor_plugins.rules import values as V
 from redactor_plugins.rules.hits import Hit, trim
 from redactor_plugins.rules.lexicon import LabelLexicon, Vocab, normalise_label
@@ -102,6 +102,31 @@ def _misread_title(layout: PageView, i: int, key: str, honorifics: set[str]) -> 
                for w in line.words)
 
 
+# Words that name a dead person in probate and estate letters, wills and notices ("Re:
+# Estate of the late Arthur Whitcombe", "the late Mrs. Jane Doe", "Estate of John Smith,
+# deceased"): the name follows them.
+_OF_THE_DEAD = (("the", "late"), ("estate", "of"))
+
+
+def _names_of_the_dead(layout: PageView, vocab: Vocab, stops) -> list[Hit]:
+    out = []
+    for i in range(1, len(layout.words)):
+        pair = (layout.words[i - 1].text.lower(), layout.words[i].text.lower())
+        if pair not in _OF_THE_DEAD:
+            continue
+        rest = name_run(layout, _rest_of_line(layout, i), stops)
+        if not rest or not layout.words[rest[0]].text[:1].isupper():
+            continue
+        r = V.name_value(_tokens(layout, rest), vocab, loose=False)
+        # a person's name opens with a given name the census knows, or an initial
+        # ("Estate of Mind Records" is a label's)
+        first = layout.page.text[r[0]:r[1]].split()[0].rstrip(",") if r else ""
+        if r and not r[2] and len(layout.words_in(r[0], r[1])) >= 2 and \
+                (first.upper() in given_names() or re.fullmatch(r"[A-Z]\.", first)):
+            out.append(Hit("name_of_the_dead", r[0], r[1], 0.75))
+    return out
+
+
 def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = None) -> list[Hit]:
     out: list[Hit] = []
     honorifics = {h.lower() for h in vocab.honorifics}
@@ -143,6 +168,7 @@ def find_name_hits(layout: PageView, vocab: Vocab, lex: LabelLexicon | None = No
             r = V.name_value(_tokens(layout, rest), vocab, loose=False, comma_ends=True)
             if r and not r[2]:
                 out.append(Hit("name_salutation", r[0], r[1], 0.8))
+    out.extend(_names_of_the_dead(layout, vocab, stops))
     out.extend(_names_before_contact(layout, vocab, lex))
     out.extend(_census_name_lines(layout))
     out.extend(find_people_hits(layout, vocab))

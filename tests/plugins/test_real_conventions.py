@@ -1189,3 +1189,21 @@ def test_other_languages_greetings_are_not_looked_for_in_misread_words(rules):
     # "Hamre Telephone:" (a form's "Home Telephone:" read badly) is no "Chère ...," greeting
     found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Hamre Telephone:"]))}
     assert not [f for f in found if f[0] == "PERSON"], found
+
+
+@pytest.mark.parametrize("row, person", [
+    # probate letters, wills and notices name the dead after these words
+    ("Re: Estate of the late Arthur Whitcombe", "Arthur Whitcombe"),
+    ("Estate of John Smith, deceased", "John Smith"),
+    ("the late Mrs. Jane Doe left no will", "Jane Doe"),
+])
+def test_the_name_of_the_dead_in_an_estate_letter(rules, row, person):
+    rows = ["Hargreaves & Pollard Solicitors", "Mrs Eleanor Whitcombe", "Dear Mrs Whitcombe", row]
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(rows))}
+    assert ("PERSON", person) in found, found
+
+
+@pytest.mark.parametrize("row", ["Estate of Mind Records", "payment was the late March delivery"])
+def test_no_name_after_the_estate_words_without_a_given_name(rules, row):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    assert not [f for f in found if f[0] == "PERSON"], found
