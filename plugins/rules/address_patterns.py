@@ -161,7 +161,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
                          rf"(?:,?[ ](?i:{in_states}))?(?![\w])")
     # An Indian delivery line: a flat's, house's or plot's number ("Flat No. 302, Sai
     # Residency", "Plot 14, Sector 21, Kharghar"); the whole line is the address's
-    in_street = re.compile(r"(?<![\w])(?i:flat|house|plot|door|shop|bungalow)[ ]?(?:(?i:no)\.?[ ]?)?#?"
+    # ("H.No. 221, Sector 15": a house number as Indian addresses abbreviate it)
+    in_street = re.compile(r"(?<![\w])(?:(?i:flat|house|plot|door|shop|bungalow)[ ]?(?:(?i:no)\.?[ ]?)?"
+                           r"|(?i:h)\.?[ ]?(?i:no)\.?[ ]?)#?"
                            r"\d{1,5}[A-Za-z]?(?:[/\-]\d{1,4})?(?![\w])")
     # Under a street line the town line needs no readable ZIP: the street has opened the
     # block, and letterheads and forms print the town and state there with the ZIP missing

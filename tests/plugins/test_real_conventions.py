@@ -1207,3 +1207,11 @@ def test_the_name_of_the_dead_in_an_estate_letter(rules, row, person):
 def test_no_name_after_the_estate_words_without_a_given_name(rules, row):
     found = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
     assert not [f for f in found if f[0] == "PERSON"], found
+
+
+def test_an_indian_house_number_opens_the_address_block(rules):
+    # "H.No." is how Indian addresses abbreviate the house number; the sector and the town,
+    # state and PIN under it were left readable
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(
+        ["Bill To: Shri Rajesh Kumar Verma", "H.No. 221, Sector 15", "Gurugram, Haryana 122001"]))}
+    assert any(t == "ADDRESS" and "Sector 15\nGurugram, Haryana 122001" in v for t, v in found), found
