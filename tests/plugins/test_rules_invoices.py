@@ -223,3 +223,11 @@ def test_a_parts_lists_fractions_are_no_dated_rows(rules, sizes):
 def test_a_receipts_shop_over_its_address_with_its_store_number(rules, header, shop):
     found = _found(rules, [header, "1234 Main Street", "Springfield, IL 62704", "(217) 555-0142"])
     assert ("ORGANIZATION", shop) in found, found
+
+
+@pytest.mark.parametrize("name", ["JOHN Q. PUBLIC", "Mary K. Long"])
+def test_a_given_name_and_a_middle_initial_over_an_address_are_a_person(rules, name):
+    # the account holder printed over the address on a check or a statement, whatever the
+    # surname means elsewhere ("Public", "Long")
+    found = _found(rules, [name, "123 Elm St", "Anytown, OH 44101"])
+    assert ("PERSON", name) in found, found
