@@ -290,14 +290,15 @@ _COMB_DIGITS = re.compile(r"\d+(?:[|_\-–—]+\d+)+[|_\-–—]*")
 _PREFIXED_CODE = re.compile(r"[A-Z]{2,}-\d[A-Z0-9]*")
 
 
-MAX_GROUPS = 8
+MAX_GROUPS = 8     # groups of figures an identifier printed in short groups runs to
 _BRACKETED_CHECK = re.compile(r"([A-Za-z0-9][A-Za-z0-9\-/.]*\d\([0-9A-Za-z]\))[.,;:]?\s*$")
 
 
 def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
              caption: bool = False) -> tuple[int, int] | None:
-    """An identifier: one to five tokens of letters, digits and -/._#, with digits (OCR
-    confusions count only as letters); amounts and percentages are not identifiers.
+    """An identifier: one to five tokens of letters, digits and -/._# (up to MAX_GROUPS
+    groups of figures alone), with digits (OCR confusions count only as letters); amounts
+    and percentages are not identifiers.
     ``caption``: the label is a field's caption (``strong``, or opening its line), before
     which a currency sign stuck to bare digits is a misread character, not money."""
     picked: list[Token] = []
@@ -306,20 +307,18 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
             # a dash between the label and its value ("Account No. — 2572593572"), or the
             # fill-in line the value was typed on ("Sample NO, _ 5031")
             continue
-        st = strip_token(tok, STRIP + ".")
-        checked = _BRACKETED_CHECK.match(tok[2].lstrip())
-        if checked and not picked:
+        checked = None if picked else _BRACKETED_CHECK.match(tok[2].lstrip())
+        if checked:
             # "HKID: A123456(7)": the check digit in brackets is part of the number
             lead = len(tok[2]) - len(tok[2].lstrip())
-            st = (tok[0] + lead, tok[0] + lead + len(checked.group(1)), checked.group(1))
+            picked.append((tok[0] + lead, tok[0] + lead + len(checked.group(1)), checked.group(1)))
+            break
+        st = strip_token(tok, STRIP + ".")
         if st is None:
             if tok[2].strip() in (":", "#", "-", "|", "/"):
                 continue   # separators, and the box lines of a form read as "|"
             break
         t = st[2]
-        if checked and not picked:
-            picked.append(st)
-            break
         # "36 -51393": OCR put a space before the separator inside one identifier
         continued = bool(picked) and re.fullmatch(r"[\-/=~][A-Za-z0-9][A-Za-z0-9\-/]*", t) is not None
         # ... after any label when no amount is written so ("€2,25097": a comma where no
