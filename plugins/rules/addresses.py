@@ -324,13 +324,12 @@ def addressee_above(layout: PageView, vocab: Vocab, segs, seg_box, first: int, a
         if r and not r[2] and len(layout.words_in(r[0], r[1])) == len(words) >= 2:
             # a name ends in a surname; a line ending in an everyday word no census lists
             # as a name is a firm's ("Azure Interior", "Global Wholesaler")
-            last = layout.page.text[r[0]:r[1]].split()[-1].strip(".,;:")
-            first = layout.page.text[r[0]:r[1]].split()[0].strip(".,;:")
-            words_of = layout.page.text[r[0]:r[1]].split()
+            value = layout.page.text[r[0]:r[1]].split()
+            first, last = value[0].strip(".,;:"), value[-1].strip(".,;:")
             # ... but a given name and a middle initial open a person's name whatever the
             # surname means elsewhere ("JOHN Q. PUBLIC", "Mary K. Long")
-            initialled = len(words_of) >= 3 and first.upper() in given_names() and \
-                re.fullmatch(r"[A-Z]\.", words_of[1]) is not None
+            initialled = len(value) >= 3 and first.upper() in given_names() and \
+                re.fullmatch(r"[A-Z]\.", value[1]) is not None
             firm = not initialled and ((not is_census_name(last) and V.is_common_word(last.lower())) or
                                        (last.lower() in _PREMISES_WORDS and first.upper() not in given_names()))
             # (a line ending in a premises word and opening with no given name names the

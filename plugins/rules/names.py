@@ -118,11 +118,12 @@ def _names_of_the_dead(layout: PageView, vocab: Vocab, stops) -> list[Hit]:
         if not rest or not layout.words[rest[0]].text[:1].isupper():
             continue
         r = V.name_value(_tokens(layout, rest), vocab, loose=False)
+        if r is None or r[2] or len(layout.words_in(r[0], r[1])) < 2:
+            continue
         # a person's name opens with a given name the census knows, or an initial
         # ("Estate of Mind Records" is a label's)
-        first = layout.page.text[r[0]:r[1]].split()[0].rstrip(",") if r else ""
-        if r and not r[2] and len(layout.words_in(r[0], r[1])) >= 2 and \
-                (first.upper() in given_names() or re.fullmatch(r"[A-Z]\.", first)):
+        first = layout.page.text[r[0]:r[1]].split()[0].rstrip(",")
+        if first.upper() in given_names() or re.fullmatch(r"[A-Z]\.", first):
             out.append(Hit("name_of_the_dead", r[0], r[1], 0.75))
     return out
 
