@@ -95,14 +95,17 @@ def _phone_national(t: str) -> bool:
     return len(set(d)) > 2
 
 
+def _month_and_day(a: int, b: int) -> bool:
+    # month/day in either order (US and European forms)
+    return (1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)
+
+
 def _date_numeric(t: str) -> bool:
     parts = [p for p in re.split(r"[/.\- \[|(]+", t) if p]
     if len(parts) != 3:
         return False
     a, b, y = (int(p) for p in parts)
-    # month/day in either order (US and European forms)
-    return ((1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)) and (
-        len(parts[2]) == 2 or 1900 <= y <= 2099)
+    return _month_and_day(a, b) and (len(parts[2]) == 2 or 1900 <= y <= 2099)
 
 
 def _date_range(t: str) -> bool:
@@ -120,10 +123,9 @@ def _weekday_date(t: str) -> bool:
     # "Thursday, 3/14": the weekday capitalised (a lower-case "sat" or "wed" is a verb) and
     # its figures a calendar day, month first or day first, with a year when written
     weekday, figures = t.split(" ", 1)
-    parts = [int(p) for p in figures.split("/")]
-    a, b = parts[0], parts[1]
-    return weekday[:1].isupper() and ((1 <= a <= 12 and 1 <= b <= 31) or (1 <= b <= 12 and 1 <= a <= 31)) and \
-        (len(parts) == 2 or len(figures.split("/")[2]) == 2 or 1900 <= parts[2] <= 2099)
+    groups = figures.split("/")
+    return weekday[:1].isupper() and (_month_and_day(int(groups[0]), int(groups[1])) if len(groups) == 2
+                                      else _date_numeric(figures))
 
 
 def _month_capitalised_inside(t: str) -> bool:
