@@ -1215,3 +1215,17 @@ def test_an_indian_house_number_opens_the_address_block(rules):
     found = {(s.type, s.text) for s in rules.detect(page_from_rows(
         ["Bill To: Shri Rajesh Kumar Verma", "H.No. 221, Sector 15", "Gurugram, Haryana 122001"]))}
     assert any(t == "ADDRESS" and "Sector 15\nGurugram, Haryana 122001" in v for t, v in found), found
+
+
+@pytest.mark.parametrize("row, dx", [
+    ("DX 3204 Ipswich", "DX 3204 Ipswich"),
+    ("Tel 01473 555 010 DX 144370 Leeds 4", "DX 144370 Leeds 4"),
+])
+def test_a_solicitors_document_exchange_address(rules, row, dx):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["Hargreaves & Pollard Solicitors", row]))}
+    assert ("ADDRESS", dx) in found, found
+
+
+def test_a_product_named_dx_is_no_address(rules):
+    found = {(s.type, s.text) for s in rules.detect(page_from_rows(["The DX 200 Series camera"]))}
+    assert not [f for f in found if f[0] == "ADDRESS"], found
