@@ -104,8 +104,17 @@ def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | Non
         if not re.search(r"[A-Za-z]", m.group("phrase")):
             continue   # "55" of an SSN in comb boxes is a number OCR could read as "SS"
         out.append(_Match(m.start(), m.end(), m.end("phrase"), normalise_label(m.group("phrase")),
-                          bool(m.group("num")), bool(m.group("term"))))
+                          bool(m.group("num")) or _ends_in_number_word(m.group("phrase"), lex),
+                          bool(m.group("term"))))
     return out
+
+
+def _ends_in_number_word(phrase: str, lex: LabelLexicon) -> bool:
+    """Whether a caption of two or more words ends in its number word ("JOB NUMBER 916",
+    "Auth No 5060"): a form's caption names its number so, as "Job No." does, and is as
+    marked as that (short values after it count); one word alone ("Ref") is not."""
+    words = phrase.lower().replace(".", " ").split()
+    return len(words) >= 2 and words[-1] in lex.number_words
 
 
 def is_stray_symbol(layout: PageView, w: int) -> bool:

@@ -44,6 +44,9 @@ class LabelLexicon:
     # normalised words before a colon -> [the phrase closest to them], [] when none is close;
     # labels repeat from page to page, and the fuzzy search is the costly part
     closest: dict = field(default_factory=dict, compare=False, repr=False)
+    # the number words ("number", "no", "#"): a phrase ending in one ("job number") is a
+    # caption marked by it, as "job" with its number word is
+    number_words: frozenset[str] = frozenset()
 
 
 def letters_key(text: str) -> str:
@@ -193,7 +196,8 @@ def load_labels(data_dir: Path | None = None) -> LabelLexicon:
     stop_alt = "|".join(phrase_regex(p) for p in sorted(stops, key=len, reverse=True)) or r"(?!x)x"
     stop_regex = re.compile(rf"(?<![\w@./\-])(?:{stop_alt})(?![A-Za-z0-9])[ ]?[:#]?", re.IGNORECASE)
     return LabelLexicon(regex, {k: tuple(v) for k, v in groups_of.items()}, stop_regex,
-                        frozenset(letters_key(w) for p in phrases for w in p.split()))
+                        frozenset(letters_key(w) for p in phrases for w in p.split()),
+                        number_words=frozenset(w.lower() for w in num_words))
 
 
 @lru_cache(maxsize=4)

@@ -176,3 +176,18 @@ def test_a_fill_in_line_read_between_a_caption_and_its_value_parts_them(rules):
     # an underscore inside a mail address or a user name is the name's own
     assert ("ONLINE_ID", "m.lopez_88") in found(rules, page_from_rows(["Username: m.lopez_88"]))
     assert ("EMAIL", "j_Smith@acme.com") in found(rules, page_from_rows(["Email: j_Smith@acme.com"]))
+
+
+# --- a caption that ends in its number word ------------------------------------------------------
+
+@pytest.mark.parametrize("row,value", [("JOB NUMBER 916", "916"), ("FILE NUMBER A30", "A30"),
+                                       ("File No 414", "414")])
+def test_a_caption_ending_in_its_number_word_takes_a_short_value(rules, row, value):
+    """A research form's "JOB NUMBER 916" names its number as "Job No. 916" does: a short
+    value after it is the number, whether the number word is part of the phrase or not."""
+    assert ("REFERENCE_NUMBER", value) in found(rules, page_from_rows([row]))
+
+
+@pytest.mark.parametrize("row", ["Job 916 was late", "Ref 12 above"])
+def test_a_one_word_caption_in_prose_takes_no_short_value(rules, row):
+    assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
