@@ -400,6 +400,28 @@ def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
     return out
 
 
+# a number after "No" that a firm's own numbering gives: figures, perhaps with letters
+_NUMBERED = re.compile(r"[ ]?[A-Za-z]{0,3}\d[\w\-/.]*")
+
+
+def _after_a_firms_name(layout: PageView, m: _Match, first: int) -> bool:
+    """Whether "No" follows a proper name and comes before a number: a firm's own number for
+    its samples, files or batches, captioned by the firm's name ("LORILLARD NO. OR39-23",
+    "Lorillard No A123" on a laboratory's request form), its dot or not. A name is a
+    capitalised word that is no everyday English word ("Page No. 3", "Maker No." are
+    the number words of ordinary words)."""
+    from redactor_plugins.rules.values import is_common_word
+
+    text = layout.page.text
+    line = layout.line_of_word(first)
+    pos = line.words.index(first)
+    value_at = m.phrase_end + (text[m.phrase_end:m.phrase_end + 1] == ".")
+    if not pos or not _NUMBERED.match(text, value_at):
+        return False
+    name = layout.words[line.words[pos - 1]].text
+    return len(name) >= 4 and name.isalpha() and name[0].isupper() and not is_common_word(name.lower())
+
+
 def _number_caption(layout: PageView, lex: LabelLexicon, m: _Match, first: int, first_on_line: bool) -> bool:
     """Whether a bare "No." is a caption of its own, the number of the document, case or
     sample the page is about ("No. C-40" in a form's corner, "Dade County, Florida. No.
@@ -409,9 +431,11 @@ def _number_caption(layout: PageView, lex: LabelLexicon, m: _Match, first: int, 
     "Maker No."), which the lexicon names when it is a label of ours."""
     text = layout.page.text
     after = text[m.phrase_end:m.phrase_end + 1]
-    if not (text[m.phrase_end - 1] == "." or after in (",", ":", "#") or m.term):
-        return False
     if re.match(r"[ .,:]*of\b", text[m.phrase_end:m.phrase_end + 6], re.I):
+        return False
+    if _after_a_firms_name(layout, m, first):
+        return True
+    if not (text[m.phrase_end - 1] == "." or after in (",", ":", "#") or m.term):
         return False
     if first_on_line:
         return True

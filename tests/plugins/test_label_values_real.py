@@ -191,3 +191,19 @@ def test_a_caption_ending_in_its_number_word_takes_a_short_value(rules, row, val
 @pytest.mark.parametrize("row", ["Job 916 was late", "Ref 12 above"])
 def test_a_one_word_caption_in_prose_takes_no_short_value(rules, row):
     assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
+
+
+# --- a firm's own number, captioned by its name ----------------------------------------------------
+
+@pytest.mark.parametrize("row,value", [("Organic Chemistry LORILLARD NO. OR39-23", "OR39-23"),
+                                       ("Lorillard No A123 Lot No OR67-13", "A123")])
+def test_no_after_a_firms_name_captions_its_number(rules, row, value):
+    """A laboratory's request form numbers its samples by the firm ("LORILLARD NO. B75"):
+    "No" after a proper name, its dot or not, is that firm's number caption."""
+    assert ("REFERENCE_NUMBER", value) in found(rules, page_from_rows([row]))
+
+
+@pytest.mark.parametrize("row", ["Maker No. 1234 Widget", "Lorillard No data yet", "Lorillard No. of samples 12",
+                                 "Say NO 24 times"])
+def test_no_after_an_everyday_word_or_before_words_captions_nothing(rules, row):
+    assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
