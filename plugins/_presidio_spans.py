@@ -129,6 +129,17 @@ def _name_core(text: str, words: list) -> list:
     return words
 
 
+def _given_name_first(text: str, words: list) -> bool:
+    """Whether a name opens with a given name that is also a form's caption word ("Bill
+    Kloepfer": the "Bill" of "Bill To"), written as a name is: capitalised, before a
+    capitalised word that is no caption word."""
+    if len(words) < 2:
+        return False
+    first, nxt = text[words[0][0]:words[0][1]], text[words[1][0]:words[1][1]]
+    return re.fullmatch(r"[A-Z][a-z]+", first) is not None and first.upper() in given_names() and \
+        nxt[:1].isupper() and not _caption_word(nxt)
+
+
 def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A model's PERSON span ``text[start:end]`` cut to what can be a name. spaCy on form
     text runs a name into the caption beside it or on the next line ("K. F. Lyle\nOriginal
@@ -142,7 +153,8 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
         at = start + m.start()
         words = [(at + w.start(), at + w.end()) for w in re.finditer(r"\S+", m.group())]
         while words and (_caption_word(text[words[0][0]:words[0][1]]) or
-                         (len(words) > 1 and is_title(text[words[0][0]:words[0][1]]))):
+                         (len(words) > 1 and is_title(text[words[0][0]:words[0][1]]))) and \
+                not _given_name_first(text, words):
             words.pop(0)   # a title stays out of the name ("(Smt. Lakshmi Venkataraman)")
         # ... and a caption inside it starts the next field: the name ends before it
         # ("Michael A Bender Position Cytogeneticist": the position is the caption's value)

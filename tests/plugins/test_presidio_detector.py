@@ -108,6 +108,15 @@ def test_a_person_made_of_form_words_is_dropped(detector):
     assert raw.get("Bill") == "PERSON"
 
 
+def test_a_given_name_that_is_also_a_caption_word_stays_in_the_name(detector):
+    # "Bill" of "Bill To" is a caption; before a surname it is the given name, which the
+    # form-word filter took off and left readable ("Bill Kloepfer" under "Approvals")
+    page = page_of([["Approvals", "Division Head", "Bill Kloepfer"], ["Bill To", "Maria Lopez"]])
+    kept = found(detector.detect(page), page)
+    assert kept.get("Bill Kloepfer") == "PERSON" and kept.get("Maria Lopez") == "PERSON"
+    assert "Bill To" not in kept and "Bill" not in kept
+
+
 def test_a_name_is_cut_at_its_line_end_and_a_lone_common_word_is_no_name(detector):
     # spaCy on a report's routing block runs each name into the caption on the next line
     # and reads a caption word alone as a person
