@@ -255,6 +255,7 @@ def employer_hits(text: str, forms: OrganizationForms, wrapped: bool = False) ->
 # text heights above the descriptor, of at most NAME_WORDS words
 STACK_GAP = 1.5
 STACK_NAME_WORDS = 3
+CELL_GAP = 2.0       # ... set apart from the rest of its OCR line by this many heights
 
 
 def stacked_name_hits(layout, hits: list[Hit], forms: OrganizationForms) -> list[Hit]:
@@ -273,10 +274,31 @@ def stacked_name_hits(layout, hits: list[Hit], forms: OrganizationForms) -> list
         x0, x1 = layout.words[ids[0]].bbox[0], max(layout.words[i].bbox[2] for i in ids)
         above = [ln for ln in layout.lines if 0 <= line.y0 - ln.y1 <= STACK_GAP * max(line.height, ln.height)
                  and (abs(ln.x0 - x0) <= line.height or x0 <= (ln.x0 + ln.x1) / 2 <= x1)]
-        if len(above) != 1 or len(above[0].words) > STACK_NAME_WORDS:
+        if len(above) != 1:
             continue
-        words = [layout.words[i].text for i in above[0].words]
+        cell = _cell_over(layout, above[0], x0, x1, line.height)
+        if not cell or len(cell) > STACK_NAME_WORDS:
+            continue
+        words = [layout.words[i].text for i in cell]
         if all(re.fullmatch(r"[A-Z][A-Za-z'’&.\-]+", w) and w.strip(".").lower() not in forms.org_words
                and is_proper_name(w, "") for w in words):
-            out.append(Hit(hit.rule, *layout.span_of_words(list(above[0].words)), hit.score))
+            out.append(Hit(hit.rule, *layout.span_of_words(cell), hit.score))
     return out
+
+
+def _cell_over(layout, above, x0: float, x1: float, h: float) -> list[int]:
+    """The words of line ``above`` standing over x0..x1, when they are a cell of their own:
+    a column gap (CELL_GAP heights) apart from the line's other words. OCR runs a
+    letterhead's name into one line with the form's title left of it and the firm's
+    address right of it ("PROJECT SHEET   HAZLETON   VIENNA, VIRGINIA")."""
+    ids = list(above.words)
+    inside = [k for k, i in enumerate(ids)
+              if x0 - h <= (layout.words[i].bbox[0] + layout.words[i].bbox[2]) / 2 <= x1 + h]
+    if not inside or inside != list(range(inside[0], inside[-1] + 1)):
+        return []
+    a, b = inside[0], inside[-1]
+    if a > 0 and layout.words[ids[a]].bbox[0] - layout.words[ids[a - 1]].bbox[2] < CELL_GAP * h:
+        return []
+    if b + 1 < len(ids) and layout.words[ids[b + 1]].bbox[0] - layout.words[ids[b]].bbox[2] < CELL_GAP * h:
+        return []
+    return [ids[k] for k in inside]

@@ -6,7 +6,7 @@ from redactor.plugin_api import page_view
 from redactor_plugins.rules.organizations import (find_organization_hits, find_organization_hits_in_text,
                                          load_organization_forms)
 from redactor.model import OcrPage, WordBox
-from rules_pages import page_from_rows
+from rules_pages import one_line_rows, page_from_rows
 
 
 @pytest.fixture(scope="module")
@@ -324,6 +324,20 @@ def test_a_groups_national_company_keeps_its_country(forms):
 def test_a_letterheads_name_over_its_kind_is_the_organisations(forms, rows, name):
     hits = _page_hits(rows, forms)
     assert name in hits, hits
+
+
+def test_a_letterheads_name_read_into_one_line_with_other_cells(forms):
+    """OCR runs the letterhead's name into one line with the form's title left of it and the
+    firm's address right of it: the words over the descriptor, a cell of their own, are
+    the name (an unseen FUNSD form's "PROJECT SHEET  HAZLETON  VIENNA, VIRGINIA 22180")."""
+    layout = page_view(one_line_rows([[(40, "PROJECT SHEET"), (300, "HAZLETON"), (600, "VIENNA, VIRGINIA 22180")],
+                                      [(300, "LABORATORIES AMERICA, INC.")]]))
+    hits = {layout.page.text[h.start:h.end] for h in find_organization_hits(layout, forms)}
+    assert "HAZLETON" in hits, hits
+    # ... but words of a line run close together are a sentence's, not a name's cell
+    layout = page_view(one_line_rows([[(300, "Report By HAZLETON Staff")], [(300, "LABORATORIES AMERICA, INC.")]]))
+    hits = {layout.page.text[h.start:h.end] for h in find_organization_hits(layout, forms)}
+    assert not any("HAZLETON" in h for h in hits), hits
 
 
 @pytest.mark.parametrize("rows", [
