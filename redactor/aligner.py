@@ -148,7 +148,8 @@ def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int
     own, ``redactor.slash_names``), another name across a slash; and the character range
     those boxes show. Without ``punctuation`` only a fill-in line is cut: the word's commas,
     stops and brackets stay under its box, as readers and annotators box a word."""
-    from redactor.edge_trim import FILL_IN, TRIMMABLE, cut_after_caption, cut_at_slash, trim_word_box
+    from redactor.edge_trim import (FILL_IN, TRIMMABLE, cut_after_caption, cut_after_fill_in, cut_at_slash,
+                                    trim_word_box)
 
     boxes = {i: page.words[i].bbox for i in word_ids}
     shown = [page.offsets[word_ids[0]][0], page.offsets[word_ids[-1]][1]]
@@ -167,6 +168,8 @@ def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int
             cut = cut_at_slash(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
         if cut is None and i == first:
             cut = cut_after_caption(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
+        if cut is None and i == first:
+            cut = cut_after_fill_in(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
         if cut is None:
             continue
         boxes[i] = cut

@@ -13,7 +13,8 @@ has that punctuation's shape (a comma is short and low, a bracket narrow). When 
 do not agree (glyphs touching, noise) the whole word stays covered: a trim may fail to
 happen, it never uncovers a letter or digit it cannot account for. A short caption OCR
 read glued to its value ("No.436") is cut off the same way, at its stop's glyph
-(``cut_after_caption``).
+(``cut_after_caption``), and a caption glued to its value across the fill-in line between
+them ("Date_March"), where the bare line ends (``cut_after_fill_in``).
 Pure functions on numpy arrays.
 """
 from __future__ import annotations
@@ -230,3 +231,55 @@ def cut_after_caption(gray: np.ndarray, box: BBox, text: str, keep_start: int, k
     if rows.size == 0:
         return None
     return (float(bx0 + k0), float(by0 + rows[0]), float(bx1), float(by0 + rows[-1] + 1))
+
+
+# A caption and its value OCR read as one word across the fill-in line between them
+# ("birth:___June", "Packing__Brown/Routh"): the line's stretch between the two is ink in a
+# thin band low in the word and nothing above it.
+FILL_IN_REACH = 0.5        # character widths past where the characters put the line's end (no
+                           # more: a value's letters must never be left out)
+FILL_IN_MIN = 0.35         # the stretch of bare line is at least a word space wide (in word
+                           # heights): the line showing between two letters of the value is less
+LINE_BAND = 0.2            # the line is at most this share of the word's height thick
+
+
+def cut_after_fill_in(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_end: int,
+                      threshold: float | None = None) -> BBox | None:
+    """The box of ``text[keep_start:]`` inside word box ``box`` when what the span leaves out
+    is a caption and the fill-in line after it ("birth:___" of "birth:___June 19"): the line
+    must show on the ink as columns of bare line (ink only in a thin band at the foot of the
+    word, the band's rows the most inked) after the caption's ink, ending at most half a
+    character past where the characters put its end; the value starts at the first column
+    after them with ink above the line. None otherwise (the whole word stays covered)."""
+    prefix = text[:keep_start]
+    if keep_end != len(text) or not re.fullmatch(r".*[^_]_+", prefix) or \
+            keep_start >= len(text) or not text[keep_start].isalnum():
+        return None
+    crop = _word_ink(gray, box, threshold, min_width=2 * len(text))
+    if crop is None:
+        return None
+    mask, bx0, by0, bx1, h = crop
+    rows = mask.sum(axis=1)
+    low = rows[h // 2:]
+    if low.size == 0 or low.max() == 0:
+        return None
+    line = h // 2 + int(np.argmax(low))
+    band = max(1, int(np.ceil(LINE_BAND * h)))
+    top = max(0, line - band)
+    bare = mask.any(axis=0) & ~mask[:top].any(axis=0)
+    width = bx1 - bx0
+    cw = width / len(text)
+    at = keep_start * cw
+    # the first stretch of bare line after the caption's ink: OCR's character count is no
+    # ruler here (the word's box may run on over the words after it, "Date_March" over
+    # "18, 1968"), so it only bounds how far right the line may end
+    lines = [(s, e) for s, e in _runs(bare) if e - s >= FILL_IN_MIN * h and 0 < s and e < width]
+    if not lines or lines[0][1] > at + FILL_IN_REACH * cw:
+        return None
+    k0 = lines[0][1]
+    if width - k0 < CAPTION_KEEP_MIN * cw * (len(text) - keep_start):
+        return None
+    ink_rows = np.nonzero(mask[:, k0:].any(axis=1))[0]
+    if ink_rows.size == 0:
+        return None
+    return (float(bx0 + k0), float(by0 + ink_rows[0]), float(bx1), float(by0 + ink_rows[-1] + 1))

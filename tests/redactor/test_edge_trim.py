@@ -289,3 +289,44 @@ def test_align_spans_boxes_a_number_glued_to_its_caption_without_the_caption():
     # without the image there is no ink to cut on: the whole word
     [red] = align_spans(page, [Span(3, 6, "REFERENCE_NUMBER", 0.9, "rules")]).redactions
     assert red.bbox == box
+
+
+def _on_fill_in_line(parts, line_from, font_path=SERIF):
+    """``parts`` rendered on one line with a fill-in line drawn through their feet from the
+    right edge of part ``line_from`` to the end (a value typed on a form's line)."""
+    gray, ink = render(parts, font_path)
+    img = Image.fromarray(gray.copy())
+    foot = max(b[3] for b in ink) - 3
+    ImageDraw.Draw(img).line([(ink[line_from][2] + 2, foot), (ink[-1][2] + 20, foot)], fill=0, width=2)
+    return np.asarray(img), ink
+
+
+def test_a_caption_read_glued_to_its_value_across_a_fill_in_line_is_cut_off_at_the_line():
+    """"Date_March" read as one word off a form's "Date ____" with the date typed on the
+    line: the value's box starts where the bare line ends, the caption stays outside."""
+    from redactor.edge_trim import cut_after_fill_in
+
+    gray, (cap, val) = _on_fill_in_line(["Date  ", "March"], 0)
+    box = word_box([cap, val])
+    cut = cut_after_fill_in(gray, box, "Date_March", 5, 10)
+    assert cut is not None
+    assert cap[2] - 1 <= cut[0] <= val[0] and cut[2] >= val[2]
+
+
+def test_no_fill_in_cut_without_a_bare_line_or_inside_the_value():
+    from redactor.edge_trim import cut_after_fill_in
+
+    gray, (cap, val) = render(["Date", "March"], SERIF)          # "_" read where no line is
+    assert cut_after_fill_in(gray, word_box([cap, val]), "Date_March", 5, 10) is None
+    # the line runs under the value only: no bare stretch of it before the value
+    gray, (cap, val) = _on_fill_in_line(["Name", "Johnson"], 0)
+    cut = cut_after_fill_in(gray, word_box([cap, val]), "Name_Johnson", 5, 12)
+    assert cut is None
+
+
+def test_align_spans_boxes_a_date_glued_to_its_caption_across_the_line_without_the_caption():
+    gray, (cap, val) = _on_fill_in_line(["Date  ", "March"], 0)
+    box = word_box([cap, val])
+    page = OcrPage(gray.shape[1], gray.shape[0], (WordBox("Date_March", box, 90.0, 0, 0),), "test")
+    [red] = align_spans(page, [Span(5, 10, "DATE", 0.9, "rules")], image=gray).redactions
+    assert red.value == "March" and cap[2] - 1 <= red.bbox[0] <= val[0] and red.bbox[2] >= val[2]
