@@ -184,12 +184,13 @@ def load_labels(data_dir: Path | None = None) -> LabelLexicon:
     # A label glued to digits is part of a code ("INV-2023", "A.30"), except an
     # abbreviation's full stop that OCR or a typist left no space after ("No.436",
     # "Ref.10421"): the abbreviation's stop and 2+ digits after it. A caption's "No." glued
-    # to its word by a lost space ("JOBNO. 7848") is its number word.
+    # to its word by a lost space ("JOBNO. 7848") is its number word, and so is one after a
+    # comma OCR read for the word's stop ("Auth, No. 3060").
     regex = re.compile(
         rf"(?<![\w@./\-])(?P<phrase>(?:{alt})\.?)"
         rf"(?:(?<=[A-Za-z]{{2}}\.)(?=\d{{2}})|(?<=[A-Za-z]{{3}})(?=[Nn][Oo]\.)"
         rf"|(?![A-Za-z0-9])(?![\-/.]?\d)(?![\-/][A-Za-z]))"
-        rf"(?P<num>[ .\n]{{0,2}}(?:{alt_num})\.?)?"
+        rf"(?P<num>[ .,\n]{{0,2}}(?:{alt_num})\.?)?"
         rf"(?P<term>[ ]?(?:#[ ]?[:;]?|[:;]|-(?=[ ])))?",
         re.IGNORECASE)
     stops = _phrases(data.get("stop_labels"))

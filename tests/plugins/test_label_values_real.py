@@ -207,3 +207,12 @@ def test_no_after_a_firms_name_captions_its_number(rules, row, value):
                                  "Say NO 24 times"])
 def test_no_after_an_everyday_word_or_before_words_captions_nothing(rules, row):
     assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
+
+
+def test_a_captions_number_word_after_a_comma_read_for_its_stop_marks_it(rules):
+    """"Auth, No." (the stop of "Auth." read as a comma) is "Auth No.": a marked caption whose
+    value stands in the next cell of its row (an unseen FUNSD authorization form)."""
+    page = one_line_rows([[(100, "Auth, No."), (260, "3060"), (400, "Yr.")]])
+    assert ("REFERENCE_NUMBER", "3060") in found(rules, page)
+    assert not of_type(rules, page_from_rows(["For reference, no changes were made to 12 items"]),
+                       "REFERENCE_NUMBER")
