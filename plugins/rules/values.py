@@ -338,8 +338,9 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
             nxt = tokens[k + 1][2] if k + 1 < len(tokens) else ""
             check_letter = bool(picked) and len(t) == 1 and t.isupper() and \
                 picked[-1][2].isdigit() and not nxt[:1].isalnum()
-            if not picked and tok[2].strip().endswith(":") and t.lower() in _NUMBER_CAPTION_WORDS:
-                continue   # the caption's own number word ("AUTH CODE: 083142"), its colon closing it
+            if not picked and t.lower() in _NUMBER_CAPTION_WORDS and \
+                    (tok[2].strip().endswith(":") or any(c.isdigit() for c in nxt)):
+                continue   # the caption's own number word ("AUTH CODE: 083142", "ACCOUNT CODE 10-320")
             if not check_letter and (picked or not (t.isupper() and len(t) <= 5 and any(c.isdigit() for c in nxt))):
                 break
         picked.append(st)

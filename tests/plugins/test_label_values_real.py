@@ -216,3 +216,10 @@ def test_a_captions_number_word_after_a_comma_read_for_its_stop_marks_it(rules):
     assert ("REFERENCE_NUMBER", "3060") in found(rules, page)
     assert not of_type(rules, page_from_rows(["For reference, no changes were made to 12 items"]),
                        "REFERENCE_NUMBER")
+
+
+@pytest.mark.parametrize("row,value", [("ACCOUNT CODE 10-320", "10-320"), ("Account Code 10- 320", "10- 320")])
+def test_the_captions_own_code_word_stays_out_of_its_value(rules, row, value):
+    """"ACCOUNT CODE 10-320": the caption's number word is the caption's, with or without its
+    colon (it was hidden as the value's prefix, "CODE 10-320")."""
+    assert ("ACCOUNT_NUMBER", value) in found(rules, page_from_rows([row]))
