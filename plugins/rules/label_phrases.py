@@ -428,7 +428,8 @@ def _number_caption(layout: PageView, lex: LabelLexicon, m: _Match, first: int, 
     69-1351" on a court paper): written as the abbreviation (its dot, or the comma or
     colon OCR reads for it), opening its cell or following a sentence's end, and not
     "No. of" (a count). After a word it is that word's number ("Page No. 3",
-    "Maker No."), which the lexicon names when it is a label of ours."""
+    "Maker No."), which the lexicon names when it is a label of ours; after a proper name,
+    dot or not, the firm's own number (``_after_a_firms_name``)."""
     text = layout.page.text
     after = text[m.phrase_end:m.phrase_end + 1]
     if re.match(r"[ .,:]*of\b", text[m.phrase_end:m.phrase_end + 6], re.I):
