@@ -207,11 +207,7 @@ def cut_after_caption(gray: np.ndarray, box: BBox, text: str, keep_start: int, k
     show on the ink as its own glyph, shaped as one, within a character or two of where the
     characters put it, and the value's ink starts at the next glyph. None otherwise (the
     whole word stays covered)."""
-    prefix = text[:keep_start]
-    if keep_end != len(text) or not _GLUED_CAPTION.fullmatch(prefix) or \
-            keep_start >= len(text) or not text[keep_start].isalnum():
-        return None
-    crop = _word_ink(gray, box, threshold, min_width=2 * len(text))
+    crop = _caption_and_value(gray, box, text, keep_start, keep_end, _GLUED_CAPTION, threshold)
     if crop is None:
         return None
     mask, bx0, by0, bx1, h = crop
@@ -220,12 +216,29 @@ def cut_after_caption(gray: np.ndarray, box: BBox, text: str, keep_start: int, k
     at = (keep_start - 0.5) * cw
     stops = [k for k, (g0, g1) in enumerate(glyphs[:-1])
              if abs((g0 + g1) / 2 - at) <= CAPTION_STOP_REACH * cw
-             and _is_shaped_like(prefix[-1], mask[:, g0:g1], h)]
+             and _is_shaped_like(text[keep_start - 1], mask[:, g0:g1], h)]
     if not stops:
         return None
     k = min(stops, key=lambda k: abs(sum(glyphs[k]) / 2 - at))
-    k0 = glyphs[k + 1][0]
-    if (bx1 - bx0) - k0 < CAPTION_KEEP_MIN * cw * (len(text) - keep_start):
+    return _value_box(crop, glyphs[k + 1][0], len(text), keep_start)
+
+
+def _caption_and_value(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_end: int,
+                       caption: re.Pattern, threshold: float | None):
+    """``_word_ink`` of a word whose span keeps its end and leaves out a start matching
+    ``caption``, the value opening with a letter or digit; None for any other word."""
+    if keep_end != len(text) or not caption.fullmatch(text[:keep_start]) or \
+            keep_start >= len(text) or not text[keep_start].isalnum():
+        return None
+    return _word_ink(gray, box, threshold, min_width=2 * len(text))
+
+
+def _value_box(crop, k0: int, n_chars: int, keep_start: int) -> BBox | None:
+    """The box of a word's ink from column ``k0`` on (the value after a caption cut off);
+    None when that leaves the value less than CAPTION_KEEP_MIN of its width by count."""
+    mask, bx0, by0, bx1, _ = crop
+    cw = (bx1 - bx0) / n_chars
+    if (bx1 - bx0) - k0 < CAPTION_KEEP_MIN * cw * (n_chars - keep_start):
         return None
     rows = np.nonzero(mask[:, k0:].any(axis=1))[0]
     if rows.size == 0:
@@ -241,6 +254,7 @@ FILL_IN_REACH = 0.5        # character widths past where the characters put the 
 FILL_IN_MIN = 0.35         # the stretch of bare line is at least a word space wide (in word
                            # heights): the line showing between two letters of the value is less
 LINE_BAND = 0.2            # the line is at most this share of the word's height thick
+_BEFORE_FILL_IN = re.compile(r".*[^_]_+")   # a caption, then the line's underscores
 
 
 def cut_after_fill_in(gray: np.ndarray, box: BBox, text: str, keep_start: int, keep_end: int,
@@ -251,11 +265,7 @@ def cut_after_fill_in(gray: np.ndarray, box: BBox, text: str, keep_start: int, k
     word, the band's rows the most inked) after the caption's ink, ending at most half a
     character past where the characters put its end; the value starts at the first column
     after them with ink above the line. None otherwise (the whole word stays covered)."""
-    prefix = text[:keep_start]
-    if keep_end != len(text) or not re.fullmatch(r".*[^_]_+", prefix) or \
-            keep_start >= len(text) or not text[keep_start].isalnum():
-        return None
-    crop = _word_ink(gray, box, threshold, min_width=2 * len(text))
+    crop = _caption_and_value(gray, box, text, keep_start, keep_end, _BEFORE_FILL_IN, threshold)
     if crop is None:
         return None
     mask, bx0, by0, bx1, h = crop
@@ -276,10 +286,4 @@ def cut_after_fill_in(gray: np.ndarray, box: BBox, text: str, keep_start: int, k
     lines = [(s, e) for s, e in _runs(bare) if e - s >= FILL_IN_MIN * h and 0 < s and e < width]
     if not lines or lines[0][1] > at + FILL_IN_REACH * cw:
         return None
-    k0 = lines[0][1]
-    if width - k0 < CAPTION_KEEP_MIN * cw * (len(text) - keep_start):
-        return None
-    ink_rows = np.nonzero(mask[:, k0:].any(axis=1))[0]
-    if ink_rows.size == 0:
-        return None
-    return (float(bx0 + k0), float(by0 + ink_rows[0]), float(bx1), float(by0 + ink_rows[-1] + 1))
+    return _value_box(crop, lines[0][1], len(text), keep_start)
