@@ -175,8 +175,9 @@ class AddressPage(BlockLineParts):
     def state_zip_under_tail(self, i: int, used: set[int]) -> int | None:
         """The state and ZIP a narrow column wrapped under the city that ends street line i
         ("Chicago Ctr, 233 Nr Michigan Ave., Chicago" / "IL 60611", the second line starting
-        under the first one's last words): the segment right below that, read after those
-        words, makes a city line."""
+        under the first one's last words, or at the cell's left edge as left-aligned text
+        wraps: "545 BOYLSTON STREET, SUITE 801 BOSTON" / "MA 02116" in a filing's address
+        cell): the segment right below, read after those words, makes a city line."""
         x0, y0, x1, y1 = self.seg_box(i)
         h = self.layout.line_of_word(self.segs[i][0]).height
         words = [self.layout.words[w].text for w in self.segs[i]]
@@ -184,9 +185,13 @@ class AddressPage(BlockLineParts):
             if j == i or j in used or len(seg) > 3:
                 continue
             bx0, by0, bx1, by1 = self.seg_box(j)
-            if (by0 + by1) / 2 <= y1 or by0 - y1 > 1.2 * h or not (x0 < bx0 <= x1) or bx1 < x1 - h:
-                continue
             below = self.seg_text(j)
+            under_tail = x0 < bx0 <= x1 and bx1 >= x1 - h
+            # at the left edge only a state and ZIP alone: any other line there is the
+            # block's next line ("Suite 1100" under "1455 Pennsylvania Avenue, N.W.")
+            wrapped = abs(bx0 - x0) <= h and self.rx.state_zip.fullmatch(below.strip(" ,;|")) is not None
+            if (by0 + by1) / 2 <= y1 or by0 - y1 > 1.2 * h or not (under_tail or wrapped):
+                continue
             for k in (1, 2, 3):
                 if k < len(words) and self.rx.city_line.fullmatch(
                         (" ".join(words[-k:]) + " " + below).strip(" ,;|")):

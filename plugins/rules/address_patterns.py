@@ -64,8 +64,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     name_word = r"(?:[A-Z0-9][\w'’.\-]*|(?i:of|the|de|la|del))"
     # OCR reads the unit's stop as a comma ("Apt, 492")
     # ... and a Singaporean unit is its floor and number ("#01-4567")
-    # ... or an ordinal floor ("1 Liberty Plaza, 35th Floor")
-    unit_part = (rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?#?[ ]?[A-Za-z0-9][\w\-]{{0,7}}"
+    # ... or an ordinal floor ("1 Liberty Plaza, 35th Floor"); OCR reads the number sign's
+    # two bars as "=" ("SUITE =801")
+    unit_part = (rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?[#=]?[ ]?[A-Za-z0-9][\w\-]{{0,7}}"
                  r"|[ ]?,?[ ]?\d{1,3}(?i:st|nd|rd|th)[ ](?i:floor|fl\.?)(?![\w]))")
     # the unit or floor may open the line ("Level 5, 1 Martin Place", "Suite 200, 1 Main
     # Street"), as Australian and British addresses write it

@@ -377,6 +377,21 @@ def test_a_line_under_a_street_lines_tail_that_is_no_state_and_zip_stays_out(rul
     assert not [s for s in rules.detect(page) if s.type == "ADDRESS" and "Page" in s.text]
 
 
+def test_a_state_and_zip_wrapped_to_the_cells_left_edge_close_the_street_line(rules):
+    """A filing's name-and-address row: the address cell's text wraps left-aligned, its state
+    and ZIP under the street's start ("545 BOYLSTON STREET, SUITE =801 BOSTON" / "MA 02116",
+    the suite's "#" read as "="): one address, no person "MA" and no ZIP left out."""
+    page = one_line_rows([[(91, "INVEST NORTHERN IRELAND"), (687, "545 BOYLSTON STREET, SUITE =801 BOSTON")],
+                          [(686, "MA 02116")]])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "545 BOYLSTON STREET, SUITE =801 BOSTON\nMA 02116") in found, found
+    # any other line at the left edge is the block's next line, not a wrapped state and ZIP
+    page = one_line_rows([[(211, "1455 Pennsylvania Avenue, N.W.")], [(212, "Suite 1100")],
+                          [(211, "Washington, D.C. 20004")]])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "1455 Pennsylvania Avenue, N.W.\nSuite 1100\nWashington, D.C. 20004") in found, found
+
+
 @pytest.mark.parametrize("row,value", [("Protocol LRC-5A", "LRC-5A"), ("Batch QC-4B", "QC-4B")])
 def test_a_prefixed_code_after_a_reference_caption_is_a_reference(rules, row, value):
     """A laboratory's protocol code: a series prefix in capitals, a hyphen, a number."""
