@@ -223,3 +223,17 @@ def test_the_captions_own_code_word_stays_out_of_its_value(rules, row, value):
     """"ACCOUNT CODE 10-320": the caption's number word is the caption's, with or without its
     colon (it was hidden as the value's prefix, "CODE 10-320")."""
     assert ("ACCOUNT_NUMBER", value) in found(rules, page_from_rows([row]))
+
+
+@pytest.mark.parametrize("row,value", [("PROJECT # -306 SECTIONS REVISED", "306"),
+                                       ("SAMPLE: —240 VICEROY/125 Max", "240"),
+                                       ("Account No. -2572593572", "2572593572")])
+def test_a_dash_glued_to_a_marked_captions_value_stays_out_of_it(rules, row, value):
+    """"PROJECT # -306" (a research form's "N-306" whose N the scan lost): after a marked
+    caption a dash glued to the value is the typed separator or a lost letter's stroke; the
+    value is the one word it is glued to."""
+    assert any(t == value for _, t in found(rules, page_from_rows([row])))
+
+
+def test_a_negative_amount_after_a_caption_is_no_identifier(rules):
+    assert not of_type(rules, page_from_rows(["Balance: -306"]), "REFERENCE_NUMBER")
