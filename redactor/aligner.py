@@ -167,9 +167,9 @@ def _edge_trimmed(page: OcrPage, gray, word_ids: list[int], start: int, end: int
         if cut is None and at_slash:
             cut = cut_at_slash(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
         if cut is None and i == first:
-            cut = cut_after_caption(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
-        if cut is None and i == first:
-            cut = cut_after_fill_in(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
+            # a caption glued to the value at its stop ("No.436") or across a fill-in line
+            cut = cut_after_caption(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end) or \
+                cut_after_fill_in(gray, page.words[i].bbox, page.words[i].text, keep_start, keep_end)
         if cut is None:
             continue
         boxes[i] = cut

@@ -316,9 +316,9 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
         # ... and one glued to the value ("PROJECT # -306"): the dash typed between them, or
         # the stroke left of a letter the scan lost; no identifier after a caption opens
         # with a dash (a negative amount is no identifier either)
-        lead = re.match(r"[\-–—]+(?=\w)", tok[2]) if not picked and strong else None
-        if lead:
-            tok = (tok[0] + lead.end(), tok[1], tok[2][lead.end():])
+        dash = re.match(r"[\-–—]+(?=\w)", tok[2]) if not picked and strong else None
+        if dash:
+            tok = (tok[0] + dash.end(), tok[1], tok[2][dash.end():])
         st = strip_token(tok, STRIP + ".")
         if st is None:
             if tok[2].strip() in (":", "#", "-", "|", "/"):
@@ -350,7 +350,7 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
             if not check_letter and (picked or not (t.isupper() and len(t) <= 5 and any(c.isdigit() for c in nxt))):
                 break
         picked.append(st)
-        if lead:
+        if dash:
             break   # ... the one word the dash is glued to ("SAMPLE: —240 VICEROY/125")
         # a number printed in short groups of figures runs to more of them ("1 85 05 78 006
         # 084 36": a French social security number; "1234 5678 9012")
