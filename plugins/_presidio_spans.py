@@ -118,7 +118,7 @@ def _name_core(text: str, words: list) -> list:
     if len(words) < 2 or _plain_words([raw(k) for k in range(len(words))]):
         return words
     a, b = 0, len(words)
-    while b - a > 1 and _plain_edge(raw(b - 1)):
+    while b - a > 1 and _plain_edge(raw(b - 1)) and not _after_middle_initial([raw(k) for k in range(b)]):
         b -= 1
     while b - a > 1 and _plain_edge(raw(a)):
         a += 1
@@ -127,6 +127,28 @@ def _name_core(text: str, words: list) -> list:
             len(w) == 1 or is_census_name(w) for w in core if w):
         return words[a:b]
     return words
+
+
+# "James D. Mold", "John B. Stone": the word after a given name and a middle initial is the
+# surname, whatever else it means in the dictionary (the Western order given name, initial,
+# surname of letters, forms' name fields and author lists)
+_GIVEN = re.compile(r"[A-Z][a-z]+")
+_MIDDLE_INITIAL = re.compile(r"[A-Z]\.")
+_SURNAME_SHAPE = re.compile(r"[A-Z](?:[a-z'’\-]+|[A-Z'’\-]+)[.,;]?")
+
+
+_MONTH = re.compile(r"(?i)(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+                    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?")
+
+
+def _after_middle_initial(raws: list[str]) -> bool:
+    """Whether the last of ``raws`` (a name's words as written) follows a capitalised given
+    name and a middle initial, and is capitalised as a surname is. Not in a name written
+    surname first ("Hernandez, Joshua S.": the initial closes it), nor a month (the date
+    of the next cell: "Joshua S. February 19, 1931")."""
+    return len(raws) >= 3 and _GIVEN.fullmatch(raws[-3]) is not None and \
+        _MIDDLE_INITIAL.fullmatch(raws[-2]) is not None and _SURNAME_SHAPE.fullmatch(raws[-1]) is not None and \
+        not any(r.endswith(",") for r in raws[:-3]) and not _MONTH.fullmatch(raws[-1])
 
 
 def _given_name_first(text: str, words: list) -> bool:

@@ -149,6 +149,20 @@ def test_a_name_ends_at_the_everyday_words_beside_it(detector):
     assert {k for k, v in kept.items() if v == "PERSON"} == {"R. B. SPELL", "E. P. Barbee"}
 
 
+def test_the_word_after_a_given_name_and_a_middle_initial_is_the_surname(detector):
+    # an unseen FUNSD form's author list: "Mold" is an everyday word no census lists, but
+    # after "James D." it is the surname, not a word the model ran the name into
+    page = page_of([["AUTHORS ___Andrew G. Kallianoa, Richard B. Means, James D. Mold"],
+                    ["TO: R. B. SPELL SUBMISSION DATE: 8/12/91"], ["Hernandez, Joshua S. February 19, 1931"]])
+    assert found(PresidioDetector(drop_form_words=False).detect(page), page).get("James D. Mold") == "PERSON"
+    kept = {k for k, v in found(detector.detect(page), page).items() if v == "PERSON"}
+    assert "James D. Mold" in kept and "James D." not in kept
+    # ... and only there: initials alone before an everyday word still end the name
+    assert "R. B. SPELL" in kept and "R. B. SPELL SUBMISSION" not in kept
+    # ... nor in a name written surname first, nor when the next word is a date's month
+    assert not any("February" in k for k in kept), kept
+
+
 def test_names_written_with_accents_or_a_compound_surname_stay_whole(detector):
     # "María" once read as the form words "mar" + "a", "Garcia-Lopez" as the phrase
     # "garcia lopez" (a common word to wordfreq): neither is cut off the name
