@@ -225,6 +225,22 @@ def test_the_captions_own_code_word_stays_out_of_its_value(rules, row, value):
     assert ("ACCOUNT_NUMBER", value) in found(rules, page_from_rows([row]))
 
 
+def test_an_account_code_in_the_next_cell_runs_on_past_its_hyphen(rules):
+    """An unseen FUNSD budget form: "Account Code" alone in its cell, its value five text
+    heights off, typed "10-" with the figures "320" a little higher, which OCR reads as a
+    line of their own (the boxes are the page's). A value word ending in a hyphen goes on."""
+    from redactor.model import OcrPage, WordBox
+    words = [WordBox("Account", (446, 801, 482, 808), 61, 29, 10), WordBox("Code", (486, 801, 509, 808), 71, 29, 10),
+             WordBox("10-", (549, 800, 563, 808), 91, 29, 10), WordBox("320", (582, 791, 609, 805), 89, 30, 10),
+             WordBox("Budget", (446, 829, 478, 838), 84, 31, 10), WordBox("Code", (481, 829, 504, 836), 94, 31, 10)]
+    def values(ws):
+        return {(t, " ".join(text.split())) for t, text in found(rules, OcrPage(762, 1000, tuple(ws), "test"))}
+    assert ("ACCOUNT_NUMBER", "10- 320") in values(words)
+    # ... and a value that ends without a hyphen does not run on into the next cell
+    words[2] = WordBox("10", (549, 800, 563, 808), 91, 29, 10)
+    assert ("ACCOUNT_NUMBER", "10") in values(words)
+
+
 @pytest.mark.parametrize("row,value", [("PROJECT # -306 SECTIONS REVISED", "306"),
                                        ("SAMPLE: —240 VICEROY/125 Max", "240"),
                                        ("Account No. -2572593572", "2572593572")])
