@@ -329,8 +329,9 @@ def id_value(tokens: list[Token], strong: bool, min_digits: int = 1,
         continued = bool(picked) and re.fullmatch(r"[\-/=~][A-Za-z0-9][A-Za-z0-9\-/]*", t) is not None
         # ... after any label when no amount is written so ("€2,25097": a comma where no
         # thousands grouping puts one)
+        # (after a marked caption two figures do: "Registration No.__$33", a 5 read as "$")
         misread = not picked and _MISREAD_SIGN.match(t) is not None and \
-            sum(c.isdigit() for c in t) >= 3 and \
+            sum(c.isdigit() for c in t) >= (2 if strong else 3) and \
             (not is_money(t) or ((strong or caption or t[0] == "§") and "," not in tok[2]))
         if not misread and (is_money(t) or not (_ID_TOKEN.match(t) or continued or
                                                 _COMB_DIGITS.fullmatch(t))):

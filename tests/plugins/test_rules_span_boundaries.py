@@ -290,14 +290,16 @@ def test_row_parts_that_make_no_city_line_stay_out_of_the_address(det):
     ("PO Number: $244292", "$244292"),          # S or 5 read as '$'
     ("ESTIMATE # §380", "§380"),
     ("Cust. # $23606120", "$23606120"),
+    ("Registration No.__$33____ Date_March 18, 1968", "$33"),   # two figures after a marked caption
 ])
 def test_an_identifier_whose_first_character_ocr_read_as_a_sign(det, row, value):
     got = spans(det, page_from_rows([row]))
-    assert any(t == value and ty in ("REFERENCE_NUMBER", "ACCOUNT_NUMBER", "ID_NUMBER") for ty, t in got), got
+    assert any(t == value and ty in ("REFERENCE_NUMBER", "ACCOUNT_NUMBER", "ID_NUMBER", "BUSINESS_ID")
+               for ty, t in got), got
 
 
 def test_an_amount_after_an_identifier_label_is_still_an_amount(det):
-    for row in ("PO Number: $1,244.00", "Total: $244292"):
+    for row in ("PO Number: $1,244.00", "Total: $244292", "Total: $33", "Price per unit $33"):
         got = spans(det, page_from_rows([row]))
         assert not any("$" in t for _, t in got), (row, got)
 
