@@ -490,6 +490,9 @@ class LabelRules(LabelGeometry):
         if not taken or 2 * len(unsure) < len(taken) or \
                 sum(c.isalnum() for t, _ in taken for c in t[2]) < UNREADABLE_MIN_CHARS:
             return []
+        if group.value != "date" and _SLASH_DATE.fullmatch(self.text[taken[0][0][0]:taken[-1][0][1]].strip(".,;:")):
+            return []    # read unsurely, but a day, month and year all the same: the date rule's
+                         # ("DEADLINE FOR BID RECEIPT: 3/1/91" is no receipt number)
         return [Hit(group.rule, taken[0][0][0], taken[-1][0][1], UNREADABLE_SCORE)]
 
 

@@ -241,6 +241,24 @@ def test_an_account_code_in_the_next_cell_runs_on_past_its_hyphen(rules):
     assert ("ACCOUNT_NUMBER", "10") in values(words)
 
 
+def test_an_unsure_date_after_a_reference_caption_stays_a_date(rules):
+    """"DEADLINE FOR BID RECEIPT: 3/1/91" (an unseen FUNSD bid request): "receipt" is a
+    reference caption, and its value read unsure was hidden as an unreadable receipt
+    number; a day, month and year are a date however unsurely read. An unsure value of
+    another shape is still taken as the caption's."""
+    import dataclasses
+
+    from redactor.model import OcrPage
+
+    def unsure(page, word):
+        words = tuple(dataclasses.replace(w, conf=43.0) if w.text == word else w for w in page.words)
+        return OcrPage(page.width, page.height, words, page.engine)
+    page = unsure(one_line_rows([[(20, "DEADLINE FOR BID RECEIPT:"), (320, "3/1/91")]]), "3/1/91")
+    assert ("DATE", "3/1/91") in found(rules, page) and not of_type(rules, page, "REFERENCE_NUMBER")
+    page = unsure(one_line_rows([[(20, "RECEIPT:"), (320, "3f1a9l")]]), "3f1a9l")
+    assert of_type(rules, page, "REFERENCE_NUMBER") == ["3f1a9l"]
+
+
 @pytest.mark.parametrize("row,value", [("PROJECT # -306 SECTIONS REVISED", "306"),
                                        ("SAMPLE: —240 VICEROY/125 Max", "240"),
                                        ("Account No. -2572593572", "2572593572")])
