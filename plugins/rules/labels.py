@@ -406,12 +406,21 @@ class LabelRules(LabelGeometry):
         if not run:
             return []
         hits: list[Hit] = []
+        wrapped = [False]
 
         def stop(r) -> bool:
+            if wrapped[0]:
+                # the line before was neither a recipient nor a unit: it went on only if it
+                # is the first line of a unit's name wrapped under it ("Writer" over
+                # "Development Center")
+                wrapped[0] = False
+                return not self._unit_line(r)
             hit = self._recipient(r)
             if hit is not None:
                 hits.append(hit)
-            return hit is None and not self._unit_line(r)
+            elif not self._unit_line(r):
+                wrapped[0] = True
+            return False
 
         lines_under(lay, run, lay.words[run[0]].bbox[0], MAX_LISTED_NAMES, stop,
                     word_stop=self._is_terminator_word)

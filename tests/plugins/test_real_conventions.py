@@ -295,6 +295,19 @@ def test_a_copy_list_under_its_caption_may_open_with_a_department(rules):
     assert [s.text for s in rules.detect(page) if s.type == "PERSON"] == ["RDC"]
 
 
+def test_a_copy_list_goes_on_past_a_units_name_wrapped_over_two_lines(rules):
+    """The unseen FUNSD request's list as OCR read it: "Pactory Cost Dept." / "Writer" /
+    "Development Center" / "Sve Livesay" ("Writer Development Center" wrapped, "Sue" read
+    "Sve"). A line that is neither a recipient nor a unit goes on only when a unit's line
+    follows it."""
+    page = one_line_rows([[(20, "Copies to:")], [(140, "Pactory Cost Dept.")], [(140, "Writer")],
+                          [(140, "Development Center")], [(140, "Sve Livesay")]])
+    assert [s.text for s in rules.detect(page) if s.type == "PERSON"] == ["Sve Livesay"]
+    page = one_line_rows([[(20, "Copies to:")], [(140, "Pactory Cost Dept.")], [(140, "Writer")],
+                          [(140, "Sve Livesay")]])
+    assert not [s for s in rules.detect(page) if s.type == "PERSON"]
+
+
 @pytest.mark.parametrize("entry", ["FILE", "STAFF", "Files", "Project Leader"])
 def test_a_copy_list_line_that_is_a_word_or_a_role_is_no_person(rules, entry):
     page = one_line_rows([[(20, "cc:"), (80, "Helen Marsh")], [(80, entry)]])
