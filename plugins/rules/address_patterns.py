@@ -66,13 +66,16 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # ... and a Singaporean unit is its floor and number ("#01-4567")
     # ... or an ordinal floor ("1 Liberty Plaza, 35th Floor"); OCR reads the number sign's
     # two bars as "=" ("SUITE =801")
-    unit_part = (rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?[#=]?[ ]?[A-Za-z0-9][\w\-]{{0,7}}"
+    # ... and its 8 or 5 as "$" ("Suite $00" for "Suite 800")
+    unit_part = (rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?[#=]?[ ]?(?:\$(?=\d))?[A-Za-z0-9][\w\-]{{0,7}}"
                  r"|[ ]?,?[ ]?\d{1,3}(?i:st|nd|rd|th)[ ](?i:floor|fl\.?)(?![\w]))")
     # the unit or floor may open the line ("Level 5, 1 Martin Place", "Suite 200, 1 Main
     # Street"), as Australian and British addresses write it
     lead_unit = rf"(?:(?i:{unit})[.,]?[ ]?#?[ ]?\d{{1,5}}[A-Za-z]?,?[ ]+)?"
+    # a form's "ADDRESS" caption with the street typed against it reads as one word
+    # ("DDRESS1875 Eye Street", its A lost): the number starts after the caption's letters
     street = re.compile(
-        rf"(?<![\w$.,/]){lead_unit}(?:(?i:blk|block)\.?[ ])?(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
+        rf"(?:(?<![\w$.,/])|(?<=(?i:DDRESS))){lead_unit}(?:(?i:blk|block)\.?[ ])?(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
         rf"(?:{name_word}[ ]+){{1,5}}(?P<suffix>(?i:{suffix}))\.?(?![\w])"
         # Singapore numbers the streets of a town ("Ang Mo Kio Avenue 6", "Jurong West Street 41")
         rf"(?:[ ]\d{{1,3}}[A-Z]?(?![\w/.,]\d))?"

@@ -405,6 +405,18 @@ def test_a_state_and_zip_wrapped_to_the_cells_left_edge_close_the_street_line(ru
     assert ("ADDRESS", "1455 Pennsylvania Avenue, N.W.\nSuite 1100\nWashington, D.C. 20004") in found, found
 
 
+def test_a_street_typed_against_its_address_caption_is_an_address(rules):
+    """A dev conference form: "ADDRESS" printed with the street typed right against it, read
+    as one word with its A lost ("DDRESS1875 Eve Street NW Suite $00", the suite's 8 read
+    as "$"). The number starts after the caption's letters; a dollar amount before a street
+    name ("Pay $1875 Main Street") is still none."""
+    page = page_from_rows(["DDRESS1875 Eve Street NW Suite $00 crry, STATE. ZIP 20006"])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "1875 Eve Street NW Suite $00") in found, found
+    page = page_from_rows(["Pay $1875 Main Street"])
+    assert not [s for s in rules.detect(page) if s.type == "ADDRESS"]
+
+
 @pytest.mark.parametrize("row,value", [("Protocol LRC-5A", "LRC-5A"), ("Batch QC-4B", "QC-4B")])
 def test_a_prefixed_code_after_a_reference_caption_is_a_reference(rules, row, value):
     """A laboratory's protocol code: a series prefix in capitals, a hyphen, a number."""
