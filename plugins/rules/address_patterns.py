@@ -75,7 +75,8 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # a form's "ADDRESS" caption with the street typed against it reads as one word
     # ("DDRESS1875 Eye Street", its A lost): the number starts after the caption's letters
     street = re.compile(
-        rf"(?:(?<![\w$.,/])|(?<=(?i:DDRESS))){lead_unit}(?:(?i:blk|block)\.?[ ])?(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
+        rf"(?:(?<![\w$.,/])|(?<=(?i:DDRESS))){lead_unit}"
+        rf"(?:(?i:blk|block)\.?[ ])?(?P<num>{number})[ ]?,?[ ]+(?:(?i:{dirs})[.,]?[ ]+)?"
         rf"(?:{name_word}[ ]+){{1,5}}(?P<suffix>(?i:{suffix}))\.?(?![\w])"
         # Singapore numbers the streets of a town ("Ang Mo Kio Avenue 6", "Jurong West Street 41")
         rf"(?:[ ]\d{{1,3}}[A-Z]?(?![\w/.,]\d))?"
