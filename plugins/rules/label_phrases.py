@@ -418,7 +418,9 @@ def _after_a_firms_name(layout: PageView, m: _Match, first: int) -> bool:
     value_at = m.phrase_end + (text[m.phrase_end:m.phrase_end + 1] == ".")
     if not pos or not _NUMBERED.match(text, value_at):
         return False
-    name = layout.words[line.words[pos - 1]].text
+    # (a cell's border read as a bracket or a bar glued to the name is no part of it:
+    # "[Distnbvtor No. 20162", a distributor's number with its word misread)
+    name = layout.words[line.words[pos - 1]].text.lstrip("[|(")
     return len(name) >= 4 and name.isalpha() and name[0].isupper() and not is_common_word(name.lower())
 
 

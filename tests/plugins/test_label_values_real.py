@@ -196,14 +196,18 @@ def test_a_one_word_caption_in_prose_takes_no_short_value(rules, row):
 # --- a firm's own number, captioned by its name ----------------------------------------------------
 
 @pytest.mark.parametrize("row,value", [("Organic Chemistry LORILLARD NO. OR39-23", "OR39-23"),
-                                       ("Lorillard No A123 Lot No OR67-13", "A123")])
+                                       ("Lorillard No A123 Lot No OR67-13", "A123"),
+                                       # a dev budget form's "Distributor No." with its word misread
+                                       # and the cell's border read as a bracket glued to it
+                                       ("[Distnbvtor No. 20162 Date Cheok Required", "20162")])
 def test_no_after_a_firms_name_captions_its_number(rules, row, value):
     """A laboratory's request form numbers its samples by the firm ("LORILLARD NO. B75"):
     "No" after a proper name, its dot or not, is that firm's number caption."""
     assert ("REFERENCE_NUMBER", value) in found(rules, page_from_rows([row]))
 
 
-@pytest.mark.parametrize("row", ["Maker No. 1234 Widget", "Lorillard No data yet", "Lorillard No. of samples 12",
+@pytest.mark.parametrize("row", ["Maker No. 1234 Widget", "[Maker No. 1234 Widget", "Lorillard No data yet",
+                                 "Lorillard No. of samples 12",
                                  "Say NO 24 times"])
 def test_no_after_an_everyday_word_or_before_words_captions_nothing(rules, row):
     assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
