@@ -406,20 +406,20 @@ class LabelRules(LabelGeometry):
         if not run:
             return []
         hits: list[Hit] = []
-        wrapped = [False]
+        wrapped = False    # the line before was neither a recipient nor a unit
 
         def stop(r) -> bool:
-            if wrapped[0]:
-                # the line before was neither a recipient nor a unit: it went on only if it
-                # is the first line of a unit's name wrapped under it ("Writer" over
-                # "Development Center")
-                wrapped[0] = False
+            nonlocal wrapped
+            if wrapped:
+                # ... which goes on only as the first line of a unit's name wrapped under it
+                # ("Writer" over "Development Center")
+                wrapped = False
                 return not self._unit_line(r)
             hit = self._recipient(r)
             if hit is not None:
                 hits.append(hit)
-            elif not self._unit_line(r):
-                wrapped[0] = True
+            else:
+                wrapped = not self._unit_line(r)
             return False
 
         lines_under(lay, run, lay.words[run[0]].bbox[0], MAX_LISTED_NAMES, stop,
