@@ -30,6 +30,7 @@ from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
 from redactor_plugins.rules.org_names import distinguished_name_hits, short_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits, table_row_with_ratio
+from redactor_plugins.rules.phone_rows import phone_row_hits
 from redactor_plugins.rules.place_lists import place_list_hits
 from redactor_plugins.rules.repeats import NUMBER_LABEL_RULES, damaged_repeats, label_repeats
 from redactor_plugins.rules.span_edges import address_past_firm, past_fill_in_marks, split_at_column_gaps
@@ -229,6 +230,8 @@ class RulesDetector(Detector):
         if "patterns" not in off:
             hits += worn_date_hits(layout) + handwritten_date_hits(layout) + misread_date_hits(layout) + \
                 dated_row_hits(layout)
+            phones = [h for h in hits if self.types.get(h.rule) == "PHONE" and h.score >= 0.5]
+            hits += phone_row_hits(layout, phones, [h for h in hits if h.rule not in FALLBACK_RULES])
         if "addresses" not in off:
             hits += find_address_hits(layout, self.vocab, self.labels.regex)
         if "labels" not in off:

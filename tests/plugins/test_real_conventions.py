@@ -405,6 +405,19 @@ def test_a_state_and_zip_wrapped_to_the_cells_left_edge_close_the_street_line(ru
     assert ("ADDRESS", "1455 Pennsylvania Avenue, N.W.\nSuite 1100\nWashington, D.C. 20004") in found, found
 
 
+def test_a_number_in_a_letterheads_row_of_office_phones_is_a_phone(rules):
+    """A dev law firm's letterhead lists its offices' numbers in one row, the Paris office's
+    in the French way with its country code and no "+", its 5 read as "$". Beside two
+    numbers the phone patterns know it is a phone; alone, or beside one, the figure groups
+    stay what the other rules make of them, and a date in such a row is no phone."""
+    row = "212-2048700 202-371-5760 312-588-5600 33-1-$3-04-82-82"
+    assert ("PHONE", "33-1-$3-04-82-82") in {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+    for row in ("Ref 33-1-53-64-82-82", "Tel 202-371-5760 Ref 33-1-53-64-82-82",
+                "202-371-5760 312-588-5600 on 12-10-1984"):
+        spans = {(s.type, s.text) for s in rules.detect(page_from_rows([row]))}
+        assert not any(t == "PHONE" and v in ("33-1-53-64-82-82", "12-10-1984") for t, v in spans), (row, spans)
+
+
 def test_a_street_typed_against_its_address_caption_is_an_address(rules):
     """A dev conference form: "ADDRESS" printed with the street typed right against it, read
     as one word with its A lost ("DDRESS1875 Eve Street NW Suite $00", the suite's 8 read
