@@ -15,7 +15,7 @@ import re
 from redactor.plugin_api import PageView
 
 from redactor_plugins._stamp_grammar import DIGIT_LOOKALIKES
-from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.hits import Hit, trim
 
 RULE = "misread_month_date"
 SCORE = 0.75
@@ -97,10 +97,6 @@ def misread_date_hits(layout: PageView) -> list[Hit]:
                 span = (k - 1, k + 1)
             if span is None:
                 continue
-            start, end = layout.offsets[ids[span[0]]][0], layout.offsets[ids[span[1]]][1]
-            while start < end and text[start] in _EDGE_MARKS:
-                start += 1
-            while end > start and text[end - 1] in _EDGE_MARKS:
-                end -= 1
+            start, end = trim(text, layout.offsets[ids[span[0]]][0], layout.offsets[ids[span[1]]][1], _EDGE_MARKS)
             out.append(Hit(RULE, start, end, SCORE))
     return out

@@ -11,7 +11,7 @@ import re
 
 from redactor.plugin_api import PageView
 from redactor_plugins._stamp_grammar import DIGIT_LOOKALIKES
-from redactor_plugins.rules.hits import Hit
+from redactor_plugins.rules.hits import Hit, trim
 
 RULE = "phone_row"
 SCORE = 0.6
@@ -47,10 +47,5 @@ def phone_row_hits(layout: PageView, phone_hits: list[Hit], taken: list[Hit]) ->
             figures = _as_figures(layout.words[w].text)
             digits = sum(c.isdigit() for c in figures)
             if _GROUPED.fullmatch(figures) and MIN_DIGITS <= digits <= MAX_DIGITS:
-                text = layout.page.text
-                while s < e and text[s] in _EDGES:
-                    s += 1
-                while e > s and text[e - 1] in _EDGES:
-                    e -= 1
-                out.append(Hit(RULE, s, e, SCORE))
+                out.append(Hit(RULE, *trim(layout.page.text, s, e, _EDGES), SCORE))
     return out
