@@ -137,8 +137,10 @@ _MIDDLE_INITIAL = re.compile(r"[A-Z]\.")
 _SURNAME_SHAPE = re.compile(r"[A-Z](?:[a-z'’\-]+|[A-Z'’\-]+)[.,;]?")
 
 
-_MONTH = re.compile(r"(?i)(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-                    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?,?")
+# a month's name or abbreviation, any case
+_MONTH_NAME = (r"(?i:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+               r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)")
+_MONTH = re.compile(rf"{_MONTH_NAME}\.?,?")
 
 
 def _after_middle_initial(raws: list[str]) -> bool:
@@ -240,8 +242,7 @@ def _name_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 # a month with its day or year run into it, as OCR reads a form's date cell ("JUNE2",
 # "SEPT21", "Aug10,")
-_GLUED_DATE = re.compile(r"(?i)(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-                         r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\d{1,4}[.,;:]?")
+_GLUED_DATE = re.compile(rf"{_MONTH_NAME}\.?\d{{1,4}}[.,;:]?")
 _GENERATION = frozenset({"jr", "sr", "ii", "iii", "iv"})
 _WEEKDAY = re.compile(r"(?i)(?:mon|tues?|wed(?:nes)?|weds|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?")
 
