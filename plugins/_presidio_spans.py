@@ -113,16 +113,15 @@ def _name_core(text: str, words: list) -> list:
     """``words`` (offsets) less the everyday words at their edges when what is left holds a
     census name or an initial; unchanged when all are everyday words (a heading, dropped as
     a whole) or nothing left reads as a name part (a call sign after "Station")."""
-    def raw(k):
-        return text[words[k][0]:words[k][1]]
-    if len(words) < 2 or _plain_words([raw(k) for k in range(len(words))]):
+    raws = [text[s:e] for s, e in words]
+    if len(words) < 2 or _plain_words(raws):
         return words
     a, b = 0, len(words)
-    while b - a > 1 and _plain_edge(raw(b - 1)) and not _after_middle_initial([raw(k) for k in range(b)]):
+    while b - a > 1 and _plain_edge(raws[b - 1]) and not _after_middle_initial(raws[:b]):
         b -= 1
-    while b - a > 1 and _plain_edge(raw(a)):
+    while b - a > 1 and _plain_edge(raws[a]):
         a += 1
-    core = [_letters(raw(k)) for k in range(a, b)]
+    core = [_letters(r) for r in raws[a:b]]
     if (a, b) != (0, len(words)) and any(
             len(w) == 1 or is_census_name(w) for w in core if w):
         return words[a:b]
@@ -160,7 +159,7 @@ def _given_name_first(text: str, words: list) -> bool:
     if len(words) < 2:
         return False
     first, nxt = text[words[0][0]:words[0][1]], text[words[1][0]:words[1][1]]
-    return re.fullmatch(r"[A-Z][a-z]+", first) is not None and first.upper() in given_names() and \
+    return _GIVEN.fullmatch(first) is not None and first.upper() in given_names() and \
         nxt[:1].isupper() and not _caption_word(nxt)
 
 

@@ -26,6 +26,7 @@ WORD_GAP = 2.2
 # ... but a value word that ends in a hyphen goes on after it ("10-    320", an account code
 # typed with a space after its hyphen, or its figures filled in by hand further on)
 HYPHEN_GAP = 4.0
+_HYPHENS = ("-", "–")
 BELOW_GAP = 2.5
 MAX_BLOCK_LINES = 5
 # inside a column the next header bounds the value: boxed fields ("964 | 46 | 5449") may
@@ -113,7 +114,7 @@ class LabelGeometry:
             # a speck or dash right after the label does not start the value
             started = any(any(c.isalnum() for c in t[2]) for t in toks)
             limit = first_px if not started else \
-                HYPHEN_GAP * h if toks[-1][2].endswith(("-", "–")) else WORD_GAP * h
+                HYPHEN_GAP * h if toks[-1][2].endswith(_HYPHENS) else WORD_GAP * h
             if gap > limit or self._is_terminator_word(w):
                 break
             s, e = lay.offsets[w]
@@ -127,7 +128,7 @@ class LabelGeometry:
                 toks.append((s, e, self.text[s:e]))
                 prev = w
             w = lay.next_in_line(w)
-            if w is None and prev != last and toks[-1][2].endswith(("-", "–")):
+            if w is None and prev != last and toks[-1][2].endswith(_HYPHENS):
                 # ... its figures written a little higher or lower, which OCR reads as a
                 # line of their own
                 w = self._word_right_of(prev, HYPHEN_GAP * h)
