@@ -360,8 +360,10 @@ def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
         words = layout.words_in(m.start, m.end)
         if not words:
             continue
-        # a label wrapped onto the next line belongs to the line where it ends
-        line = layout.line_of_word(words[-1])
+        # a label wrapped onto the next line belongs to the line where it ends: its last
+        # letters' line, not a ':' after it that OCR read as a speck of a row of its own
+        lettered = [w for w in words if any(c.isalnum() for c in layout.words[w].text)]
+        line = layout.line_of_word((lettered or words)[-1])
         if len({layout.word_line[w] for w in words}) > 2:
             continue
         h = line.height

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from rules_pages import one_line_rows, page_from_rows
 
+from redactor.model import OcrPage, WordBox
 from redactor_plugins.rules_detector import RulesDetector
 
 
@@ -275,3 +276,17 @@ def test_a_dash_glued_to_a_marked_captions_value_stays_out_of_it(rules, row, val
 
 def test_a_negative_amount_after_a_caption_is_no_identifier(rules):
     assert not of_type(rules, page_from_rows(["Balance: -306"]), "REFERENCE_NUMBER")
+
+
+def test_a_captions_colon_read_as_a_speck_above_its_line_leaves_the_caption_its_line(rules):
+    """A FARA short form's "2. Registration No." cell (an unseen page): OCR read the cell's
+    ':' as a 2-px speck above the caption, a row of its own. The caption's line is its
+    letters' line, so the number written under it is still its value."""
+    words = [WordBox("1.", (93, 641, 105, 655), 25.0, 0, 0), WordBox("Name", (116, 641, 163, 655), 96.0, 0, 0),
+             WordBox("‘1-2,", (601, 637, 637, 656), 56.0, 0, 0),
+             WordBox("Registration", (649, 641, 744, 660), 60.0, 0, 0),
+             WordBox("No.", (749, 642, 778, 656), 96.0, 0, 0), WordBox(":", (938, 632, 942, 634), 0.0, 0, 0),
+             WordBox("Koo,", (112, 675, 147, 692), 92.0, 1, 0), WordBox("Hyunmo", (152, 675, 228, 694), 90.0, 1, 0),
+             WordBox("1619", (641, 677, 680, 691), 96.0, 1, 0)]
+    page = OcrPage(1276, 1000, tuple(words), "test")
+    assert ("BUSINESS_ID", "1619") in found(rules, page)
