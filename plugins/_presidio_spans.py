@@ -293,13 +293,25 @@ def _caption_word(word: str) -> bool:
 
 
 _ARTICLE = re.compile(r"(?:the|The|THE)\s+(?=\S)")
+_FIRST_WORD = re.compile(r"(\w+)[ :.]+(?=\w)")
+
+
+@lru_cache(maxsize=1)
+def country_captions() -> frozenset[str]:
+    """A form's captions whose answer is a country ("Nationality", "Citizenship"), from
+    mappings/rules/places.yaml."""
+    places = yaml.safe_load(mapping_file("rules/places.yaml").read_text(encoding="utf-8")) or {}
+    return frozenset(str(w).lower() for w in places.get("country_captions") or [])
 
 
 def _past_article(text: str, start: int, end: int) -> int:
     """Where a place's name starts: after the article spaCy takes into it ("the United
-    States", "the Hotel Plaza Athénée"); the name is what is printed capitalised."""
+    States", "the Hotel Plaza Athénée"), the name is what is printed capitalised; and
+    after the caption of the form field it answers ("Nationality United States")."""
     m = _ARTICLE.match(text, start, end)
-    return m.end() if m else start
+    start = m.end() if m else start
+    m = _FIRST_WORD.match(text, start, end)
+    return m.end() if m and m.group(1).lower() in country_captions() else start
 
 
 def _no_place(value: str) -> bool:

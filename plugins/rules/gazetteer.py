@@ -24,6 +24,9 @@ from redactor_plugins.rules.lexicon import _read
 # below the pattern band (0.5): a bare name from a list is a statistical kind of evidence,
 # so a model's or a rule's organisation or person on the same words decides the type
 SCORE_GAZETTEER = 0.45
+# ... but a country's official long form ("Republic of Croatia") is a form, not a list's
+# guess: pattern evidence, so a model's tag on part of it ("Croatia") does not cut it in two
+SCORE_OFFICIAL_FORM = 0.6
 # a name of capitals this short is as often an acronym ("UFA", "LAS")
 MIN_CAPS_LETTERS = 4
 MIN_TITLE_LETTERS = 3
@@ -61,6 +64,7 @@ class Gazetteer:
     us_pronoun_before: frozenset[str]
     open_words: frozenset[str]
     seat_words: frozenset[str] = frozenset()
+    official: frozenset[tuple[str, ...]] = frozenset()   # keys of "<state form> of <country>"
 
 
 def _is_common_word(name: str, population: float, margin: float, min_zipf: float) -> bool:
@@ -110,6 +114,9 @@ def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
             if n.lower() not in drop and not _is_common_word(n, pop, margin, min_zipf)}
     # official, older and constituent-country names are places whatever wordfreq says
     kept |= {fold(str(n)) for n in cfg.get("country_forms") or []}
+    official = {fold(f"{form} of {article}{c['name']}") for c in countries.values()
+                for form in cfg.get("state_forms") or [] for article in ("", "the ")}
+    kept |= official
     names = {}
     for n in kept:
         words = tuple(n.split())
@@ -121,8 +128,10 @@ def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
                      frozenset(str(s) for s in cfg.get("short_forms") or []),
                      str(cfg.get("us_form") or ""),
                      frozenset(str(s).lower() for s in cfg.get("us_pronoun_before") or []),
-                     frozenset(str(s).lower() for s in cfg.get("open_words") or []),
-                     frozenset(str(s).lower() for s in cfg.get("seat_words") or []))
+                     frozenset(str(s).lower() for s in (cfg.get("open_words") or []) +
+                               (cfg.get("country_captions") or [])),
+                     frozenset(str(s).lower() for s in cfg.get("seat_words") or []),
+                     frozenset(tuple(n.lower().split()) for n in official))
 
 
 def bare_word(word: str) -> str:
@@ -241,7 +250,9 @@ def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset
                 # a sentence's full stop is not the name's; "U.S." keeps its own
                 if text[end - 1] == "." and text[start:end] not in gaz.short_forms:
                     end -= 1
-                out.append(Hit("place_gazetteer", start, end, SCORE_GAZETTEER))
+                key = tuple(fold(bare_word(w)).lower().rstrip(".") for w in words[i:i + n])
+                out.append(Hit("place_gazetteer", start, end,
+                               SCORE_OFFICIAL_FORM if key in gaz.official else SCORE_GAZETTEER))
             i += n + extra
     return out
 

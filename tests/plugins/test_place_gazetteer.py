@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from rules_pages import page_from_rows
 
+from redactor.model import PATTERN
 from redactor_plugins.rules.gazetteer import load_gazetteer
 from redactor_plugins.rules_detector import RulesDetector
 
@@ -47,6 +48,28 @@ def _places(rules, rows) -> set[str]:
 ])
 def test_countries_and_large_cities_named_bare_are_places(rules, rows, place):
     assert place in _places(rules, rows)
+
+
+@pytest.mark.parametrize("row, place", [
+    # the foreign principals of lobbying registrations (unseen FARA pages), treaties and
+    # government letterheads write a country by its official long form
+    ("REPUBLIC OF HONDURAS", "REPUBLIC OF HONDURAS"),
+    ("By this filing the Republic of Croatia.", "Republic of Croatia"),
+    ("Kingdom of Morocco", "Kingdom of Morocco"),
+    ("Republic of the Philippines", "Republic of the Philippines"),
+    ("Commonwealth of Dominica", "Commonwealth of Dominica"),
+])
+def test_a_countrys_official_long_form_is_one_place_with_pattern_evidence(rules, row, place):
+    spans = [s for s in rules.detect(page_from_rows([row])) if s.type == "LOCATION"]
+    assert [s.text for s in spans] == [place]
+    assert RulesDetector.evidence_of(spans[0]) == PATTERN
+
+
+def test_a_state_form_before_no_country_and_a_body_of_the_state_are_no_such_place(rules):
+    assert not _places(rules, ["Republic of Letters"])
+    found = _found(rules, ["Embassy of the Republic of Korea"])
+    assert ("ORGANIZATION", "Embassy of the Republic of Korea") in found
+    assert not [t for ty, t in found if ty == "LOCATION"]
 
 
 def test_a_market_table_of_cities(rules):
@@ -132,3 +155,14 @@ def test_importing_the_rules_loads_no_gazetteer():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=300, check=True).stdout.split()
     assert out == ["False", "0", "True", "1"]
+
+
+def test_the_default_pipeline_hides_an_official_country_form_as_one_place():
+    """The model tags "Croatia" inside the rules' "Republic of Croatia" (an unseen FARA
+    page): the form's pattern evidence wins, one place, not "Republic of" beside "Croatia"."""
+    from redactor.config import RedactorConfig
+    from redactor.pipeline import Redactor
+    page = page_from_rows(["10. List every foreign principal to whom you will render services.",
+                           "By this fling: fhe Republic of Croatia.", "Democratic Party of Albania"])
+    places = [s.text for s in Redactor(RedactorConfig()).detect(page) if s.type == "LOCATION"]
+    assert "Republic of Croatia" in places and not {"Republic of", "Croatia"} & set(places), places

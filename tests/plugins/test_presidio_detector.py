@@ -182,6 +182,15 @@ def test_a_place_starts_after_its_article_and_is_capitalised():
     assert pd._no_place("the") and pd._no_place("Parent") and not pd._no_place("Bogota")
 
 
+def test_a_place_starts_after_the_country_caption_the_model_ran_into_it():
+    """A FARA short form's "Nationality United States" (unseen pages): en_core_web_sm tags
+    the caption and its answer as one place; the caption is the form's."""
+    page = page_of([["5. Year of Birth 6. If present citizenship was not acquired by birth,",
+                     "Nationality United States", "Present Citizenship United States", "7. Occupation Attorney"]])
+    places = [text for text, typ in found(PresidioDetector().detect(page), page).items() if typ == "LOCATION"]
+    assert places and all(p == "United States" for p in places), places
+
+
 PROSE_NAMES = page_of([[
     "3. The petition filed by Kelsey Hill on September 13, 2001 does not raise a question.",
     "1. Morgan Smith, the station's general manager, may be contacted at (603) 889-5655.",
