@@ -25,6 +25,7 @@ import re
 from redactor.plugin_api import PageView, given_names, surnames
 from redactor_plugins._misread_words import misread_common_word
 from redactor_plugins.rules import values as V
+from redactor_plugins.rules.gazetteer import known_place
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.label_phrases import CELL_GAP, JUNK, is_border_read
 from redactor_plugins.rules.lexicon import Vocab, normalise_label
@@ -37,6 +38,7 @@ RUN_ON_SENTENCE_GAP = 1.0  # ... or this when the caption's sentence goes on in 
                           # ("... on whose behalf this material / was transmitted.", a FARA
                           # report's caption rendered at 150 dpi: 0.3 h apart)
 RUN_ON_LINES = 2
+ANSWER_REACH = 30.0       # text heights right of a form item's caption its answer may start
 WRAP_GAP = 0.8            # text heights between an organisation's name and its wrapped end
 WRAPPED_WORDS = 5         # ... a few words
 MAX_ROWS = 40
@@ -134,6 +136,16 @@ def _column_words(layout: PageView, line, x0: float, x1: float, left: float, rig
     return run
 
 
+def _with_seat(value: str) -> bool:
+    """An office named with its seat after a comma ("JETRO, Houston", "Ketchum, New York"):
+    a body has branches in cities, a person is not written so ("Smith, Houston" is
+    "Surname, Given": a surname before the comma and a given name after it)."""
+    name, _, seat = value.rpartition(",")
+    name, seat = name.strip(" .").upper(), seat.strip(" .")
+    return bool(name) and known_place(seat) and \
+        (seat.split()[0].upper() not in given_names() or name not in surnames())
+
+
 def _is_organization(words: list[str], org: bool, vocab: Vocab) -> bool:
     if org or any(normalise_label(w) in vocab.company_words for w in words):
         return True
@@ -190,7 +202,7 @@ def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool
         return None     # no name given, or a job title ("Vice President")
     first = words[0].strip(".,")
     business_row = businesses and len(first.rstrip(".")) > 1 and first.upper() not in given_names()
-    if organization or business_row or partners or _is_organization(words, org, vocab):
+    if organization or business_row or partners or _is_organization(words, org, vocab) or _with_seat(text[s:e]):
         return Hit("label_organization", article[0] if article else s, e, SCORE)
     if not plausible_name(text[s:e], vocab) or len(words) < 2:
         return None
@@ -213,6 +225,12 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
             x1 = layout.words[cell[-1]].bbox[2]
             left = layout.words[cells[k - 1][-1]].bbox[2] if k else 0.0
             right = layout.words[cells[k + 1][0]].bbox[0] if k + 1 < len(cells) else float("inf")
+            if name_of and not header_row:
+                # a form item's box runs to the next item's caption beside it, whatever OCR
+                # line that was put in; the answer may be typed anywhere in it ("1. Name of
+                # registrant" over "JETRO, Houston" typed a third of the box across)
+                right = min(right, _next_caption_x(layout, line, x1))
+                x1 = max(x1, min(right - h, x1 + ANSWER_REACH * h))
             bottom, seen, last = line.y1, {line.index}, line
             for _ in range(RUN_ON_LINES):
                 last = _run_on(layout, last, cell, left, right)
@@ -249,6 +267,16 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
     return hits
 
 
+def _next_caption_x(layout: PageView, line, x1: float) -> float:
+    """Where the next cell right of ``x1`` at the line's height starts: the first word
+    with letters or digits a cell's gap away (inf: none)."""
+    h = line.height
+    xs = [b.bbox[0] for b in layout.words
+          if b.bbox[0] > x1 + CELL_GAP * h and any(c.isalnum() for c in b.text) and
+          min(line.y1, b.bbox[3]) - max(line.y0, b.bbox[1]) > 0.5 * min(h, b.bbox[3] - b.bbox[1])]
+    return min(xs, default=float("inf"))
+
+
 def _wrapped(layout: PageView, run: list[int], hit: Hit, h: float, vocab: Vocab) -> Hit:
     """An organisation's name that fills its line and wraps in its cell ("Korea Institute for
     International" / "Economic Policy"): the line right under it, starting where it starts,
@@ -262,5 +290,11 @@ def _wrapped(layout: PageView, run: list[int], hit: Hit, h: float, vocab: Vocab)
     toks = [(layout.offsets[w][0], layout.offsets[w][1], layout.words[w].text) for w in under[0].words]
     ov = V.organization_value(toks, vocab.legal_forms)
     if ov is None or ov != (toks[0][0], toks[-1][1]):
+        return hit
+    # the body's seat under its name ("Japan External Trade Organization" over "Tokyo,
+    # Japan", as a letterhead and a foreign principal's entry write it) is a place, no end
+    # of the name
+    seat = layout.page.text[toks[0][0]:toks[-1][1]].split(",")
+    if len(seat) > 1 and all(known_place(part) for part in seat):
         return hit
     return Hit(hit.rule, hit.start, ov[1], hit.score)

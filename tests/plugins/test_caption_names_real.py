@@ -50,6 +50,31 @@ def test_an_organisation_under_a_name_of_caption_keeps_its_type(rules):
     assert not of_type(rules, page, "PERSON")
 
 
+def test_the_answer_typed_across_the_items_box_and_an_office_with_its_seat(rules):
+    """A FARA dissemination report (an unseen page): the registrant's name typed a third of
+    the way across the item's box, right of its caption's end, and written as the office
+    and its city ("JETRO, Houston"): an organisation, not a person."""
+    page = page_from_rows([[(70, "1. Name of registrant"), (879, "2. Registration No.")],
+                           [(345, "JETRO, Houston"), (942, "2277")]])
+    assert "JETRO, Houston" in of_type(rules, page, "ORGANIZATION")
+    assert not of_type(rules, page, "PERSON")
+
+
+def test_the_seat_under_a_bodys_name_is_no_end_of_the_name(rules):
+    """"Japan External Trade Organization" over "Tokyo, Japan" (a foreign principal's entry):
+    the city and country are the body's seat; a name that wraps ("Korea Institute for
+    International" / "Economic Policy") still reads on."""
+    page = page_from_rows([[(700, "5. Name of foreign principal on whose behalf this material")],
+                           [(730, "was transmitted.")],
+                           [(702, "Japan External Trade Organization")], [(702, "Tokyo, Japan")]], step=30)
+    orgs = of_type(rules, page, "ORGANIZATION")
+    assert "Japan External Trade Organization" in orgs and not any("Tokyo" in o for o in orgs), orgs
+    page = page_from_rows([[(700, "5. Name of foreign principal on whose behalf this material")],
+                           [(730, "was transmitted.")],
+                           [(702, "Korea Institute for International")], [(702, "Economic Policy")]], step=30)
+    assert "Korea Institute for International\nEconomic Policy" in of_type(rules, page, "ORGANIZATION")
+
+
 @pytest.mark.parametrize("answer", ["ETHIOpAn PEPLES REVILUZIOMALY PALTY"])
 def test_an_organisation_whose_everyday_words_were_misread_keeps_its_type(rules, answer):
     """A handwritten answer comes back from OCR with its words misread ("PEPLES"): a word
