@@ -124,10 +124,12 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     campaign = re.compile(rf"(?<![\w&-])(?P<name>{name}(?:[ ]{name}){{0,2}})[.:;,]?[ ]for[ ]{_alt(offices)}(?![\w])") \
         if offices else None
     # "<head> of [the] <name>": the name runs on over capitalised words and "of [the]"
-    # an abbreviated head's stop may be read as a comma ("Univ, of Texas")
+    # an abbreviated head's stop may be read as a comma ("Univ, of Texas"); the article is
+    # capitalised where it is part of a country's name ("Government of The Bahamas", "The
+    # Gambia")
     head_alt = _alt(_cased(heads)).replace(r"\.", "[.,]")
     prefix = re.compile(
-        rf"(?<![\w&-])(?:(?:The|THE)[ ])?(?P<head>{head_alt})[ ](?:of|OF)[ ](?:(?:the|THE)[ ])?"
+        rf"(?<![\w&-])(?:(?:The|THE)[ ])?(?P<head>{head_alt})[ ](?:of|OF)[ ](?:(?:the|The|THE)[ ])?"
         rf"(?P<rest>{name}(?:(?:[ ]|[ ](?:of|OF)[ ](?:(?:the|THE)[ ])?){name}){{0,6}})") if heads else None
     lead = re.compile(rf"(?<![\w&-])(?P<head>{_alt(_cased(leading))})[ ](?P<rest>{name}(?:[ ]{name}){{0,2}})") \
         if leading else None

@@ -138,6 +138,8 @@ def test_an_organisation_named_with_of_stays_whole(forms, text):
     ("between Registrant and the Embassy of the Government of Japan (attached)",
      "Embassy of the Government of Japan"),
     ("RE Office of the Secretary of State", "Office of the Secretary of State"),
+    # a country whose name holds its article, capitalised (a foreign principal, unseen FARA)
+    ("Government of The Bahamas", "Government of The Bahamas"),
     ("$250 Friends of Martin O’Malley (via)", "Friends of Martin O’Malley"),
     ("University of Hawaii Dept. of Anatomy", "University of Hawaii"),
     # institutions, bodies and newspapers after their names
