@@ -6,6 +6,8 @@
 - a body named "<head> of <name>" ("University of Utah", "Embassy of the People's Republic
   of China", "Office of the Secretary of State", "Friends of Barbara Boxer");
 - a business named after its kind first ("Hotel Plaza Athénée", "Banco Santander");
+- a body named in a Romance language, "<head> de/du/di <name>" ("Direction du Tourisme et
+  des Congrès", "Ministerio de Industria y Comercio");
 - an organisation's short name: a document names a company in full once ("CDN
   International, Inc.", "Ketchum Public Relations") and then by its first word or by the
   abbreviation it defines in brackets ("CDN", "(EDB)");
@@ -126,6 +128,16 @@ def prefix_head_hits(text: str, forms: OrganizationForms) -> list[tuple[int, int
         if end > m.start("rest"):
             out.append((m.start(), end))
     return out
+
+
+def romance_body_hits(text: str, forms: OrganizationForms) -> list[tuple[int, int]]:
+    """A body named in French, Spanish, Portuguese or Italian: "Direction du Tourisme et des
+    Congrès", "Ministerio de Industria y Comercio" (``romance_heads``). A lone
+    abbreviation after the link is a unit's code, no name ("Office de la D.G.")."""
+    if forms.romance is None:
+        return []
+    return [(m.start(), m.end()) for m in forms.romance.finditer(text)
+            if any(c.islower() for c in m.group("rest"))]
 
 
 def leading_word_hits(text: str, forms: OrganizationForms) -> list[tuple[int, int]]:

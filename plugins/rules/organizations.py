@@ -19,7 +19,8 @@ from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.values import is_common_word
 from redactor_plugins.rules.gazetteer import known_place
 from redactor_plugins.rules.org_names import (ampersand_firm_hits, employer_hits, is_proper_name, leading_word_hits,
-                                              prefix_head_hits, stacked_name_hits, SCORE_EMPLOYER)
+                                              prefix_head_hits, romance_body_hits, stacked_name_hits,
+                                              SCORE_EMPLOYER)
 from redactor.plugin_api import mapping_file, PageView
 from redactor_plugins.rules.state_bodies import publisher_forms
 
@@ -52,6 +53,8 @@ class OrganizationForms:
     ampersand: re.Pattern | None = None
     legal: frozenset[str] = frozenset()   # lower case, with and without stops
     publisher_states: frozenset[str] = frozenset()   # folded, lower case
+    romance: re.Pattern | None = None     # "<head> [adjective] de/du/di <name>" (romance_heads)
+    romance_heads: frozenset[str] = frozenset()   # lower case
 
 
 def _alt(words) -> str:
@@ -86,16 +89,28 @@ def _state_names(folder: Path) -> list[str]:
     return [str(n) for n in data.get("us_state_names") or []]
 
 
+def _romance_form(heads: list[str], links: list[str], name: str) -> re.Pattern:
+    """"<head> [one or two capitalised words] <link> <name>", the name running on over
+    capitalised words joined by the links: "Office National du Tourisme", "Direction du
+    Tourisme et des Congrès"."""
+    link = "(?:" + "|".join(sorted({re.escape(w).replace(r"\ ", "[ ]") for v in links for w in (v, v.upper())},
+                                   key=len, reverse=True)) + ")"
+    glue = rf"(?:[ ]|[ ]{link}(?:[ ]{link})?[ ]|(?<=')|,[ ])"
+    return re.compile(
+        rf"(?<![\w&-])(?P<head>{_alt(_cased(heads))})(?:[ ]{name}){{0,2}}[ ]{link}(?:[ ]{link})?(?:[ ]|(?<=')(?=\w))"
+        rf"(?P<rest>{name}(?:{glue}{name}){{0,6}})(?![\w])")
+
+
 @lru_cache(maxsize=8)
 def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     path = Path(data_dir) / "organizations.yaml" if data_dir else mapping_file("rules/organizations.yaml")
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     legal_forms, org_words, not_name = (_words(data, k, path) for k in
                                         ("legal_forms", "organization_words", "not_name_words"))
-    activity, roles, heads, leading, offices, publishers = (
+    activity, roles, heads, leading, offices, publishers, romance_heads, romance_links = (
         _words(data, k, path, required=False) for k in
         ("activity_words", "role_words", "prefix_heads", "leading_words", "campaign_offices",
-         "publisher_states"))
+         "publisher_states", "romance_heads", "romance_links"))
     name = NAME_WORD
     joiner = r"(?:[ ]|[ ]&[ ]|[ ](?:and|of|the)[ ]|,[ ])"
     legal = _alt(_cased(legal_forms))
@@ -131,6 +146,7 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     prefix = re.compile(
         rf"(?<![\w&-])(?:(?:The|THE)[ ])?(?P<head>{head_alt})[ ](?:of|OF)[ ](?:(?:the|The|THE)[ ])?"
         rf"(?P<rest>{name}(?:(?:[ ]|[ ](?:of|OF)[ ](?:(?:the|THE)[ ])?){name}){{0,6}})") if heads else None
+    romance = _romance_form(romance_heads, romance_links, name) if romance_heads and romance_links else None
     lead = re.compile(rf"(?<![\w&-])(?P<head>{_alt(_cased(leading))})[ ](?P<rest>{name}(?:[ ]{name}){{0,2}})") \
         if leading else None
     ampersand = re.compile(rf"(?<![\w&-])(?P<firm>{name}(?:,[ ]{name}){{0,3}},?[ ]&[ ]{name})(?![\w&])")
@@ -139,7 +155,7 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
                              tuple(sorted({w.lower() for w in activity}, key=len, reverse=True)),
                              frozenset(w.lower() for w in roles), prefix, lead, ampersand,
                              frozenset(v for w in legal_forms for v in (w.lower(), w.lower().strip("."))),
-                             publisher_forms(publishers))
+                             publisher_forms(publishers), romance, frozenset(w.lower() for w in romance_heads))
 
 
 def _strip_full_stop(text: str, start: int, end: int) -> int:
@@ -175,13 +191,14 @@ def mend_misread_org_words(text: str, forms: OrganizationForms) -> str:
     """``text`` with the legal forms and organisation words OCR read one letter off put
     right ("The American Tobacco Comzany", "New Albany Tridune"): a capitalised word of
     MISREAD_MIN letters or more that is no English word and differs from exactly one such
-    word in one letter (the first one kept) is read as it. Letters replace letters one for
-    one, so every offset holds."""
+    word in one letter (the first one kept) is read as it; a body's head word in French,
+    Spanish, Portuguese or Italian ("Instituto", "Direction") is its own language's word.
+    Letters replace letters one for one, so every offset holds."""
     out = list(text)
     for m in _LONG_WORD.finditer(text):
         word = m.group()
         low = word.lower()
-        if low in forms.org_words or is_common_word(low):
+        if low in forms.org_words or low in forms.romance_heads or is_common_word(low):
             continue
         near = [w for w in _org_words_of_length(forms.org_words, len(word))
                 if w[0] == low[0] and sum(a != b for a, b in zip(w, low)) == 1]
@@ -338,7 +355,8 @@ def find_organization_hits_in_text(text: str, forms: OrganizationForms, before: 
     out += [Hit("org_firm", s, e, SCORE_FIRM) for s, e in ampersand_firm_hits(text, forms)]
     out += [Hit("org_employer", s, e, SCORE_EMPLOYER) for s, e in employer_hits(text, forms)]
     out += [Hit("org_form", s, _strip_full_stop(text, s, e), SCORE_FORM)
-            for s, e in prefix_head_hits(text, forms) + leading_word_hits(text, forms)]
+            for s, e in prefix_head_hits(text, forms) + leading_word_hits(text, forms) +
+            romance_body_hits(text, forms)]
     # one hit a name: two forms may find it or a part of it ("First Bank of Springfield Group")
     best: dict[tuple[int, int, str], Hit] = {}
     for h in out:

@@ -140,6 +140,11 @@ def test_an_organisation_named_with_of_stays_whole(forms, text):
     ("RE Office of the Secretary of State", "Office of the Secretary of State"),
     # a country whose name holds its article, capitalised (a foreign principal, unseen FARA)
     ("Government of The Bahamas", "Government of The Bahamas"),
+    # bodies named in French, Spanish, Portuguese or Italian (foreign principals, unseen FARA)
+    ("Direction du Tourisme et des Congres (DTC)", "Direction du Tourisme et des Congres"),
+    ("Trade Partnership in the 1990s Fundacion Pro-Imagen de Colombia en el", "Fundacion Pro-Imagen de Colombia"),
+    ("Agence pour la Promotion des Investissements", "Agence pour la Promotion des Investissements"),
+    ("a grant from the Banco de la Nación Argentina", "Banco de la Nación Argentina"),
     ("$250 Friends of Martin O’Malley (via)", "Friends of Martin O’Malley"),
     ("University of Hawaii Dept. of Anatomy", "University of Hawaii"),
     # institutions, bodies and newspapers after their names
@@ -181,9 +186,16 @@ def test_organisations_of_real_documents(forms, text, name):
     "(BY BRAND OR COMPANY)",                               # a caption's choices in capitals
     "KIND FOR ACCOUNT OF THIS COMPANY",                    # a sentence in capitals
     "APPLICATION FOR GROUP INSURANCE",
+    "Office de la D.G.",                                   # a unit's code after a Romance "of"
 ])
 def test_roles_departments_and_prose_are_no_organisations(forms, text):
     assert found(text, forms) == []
+
+
+def test_a_romance_bodys_head_word_is_not_mended_into_an_english_one(rules):
+    """"Instituto" is one letter from "Institute": its own language's word, the body's head."""
+    found = [t for t in _detect(rules, ["Instituto Nacional de Promocion Turistica"]) if t[0] == "ORGANIZATION"]
+    assert found == [("ORGANIZATION", "Instituto Nacional de Promocion Turistica")], found
 
 
 def test_a_caption_word_in_a_sentence_in_capitals_opens_no_firm(rules):
