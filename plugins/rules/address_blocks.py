@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from redactor.plugin_api import ADDRESS_FIELD_CAPTIONS, PageView, form_words
+from redactor.plugin_api import ADDRESS_FIELD_CAPTIONS, PageView, form_words, only_form_words
 from redactor_plugins.rules.address_line_parts import BlockLineParts
 from redactor_plugins.rules.address_patterns import compile_address_regexes
 from redactor_plugins.rules.addresses import (CITY_TAIL_GAP, ENDS_ADDRESS, HOUSE_NUMBER_CONFUSIONS, JUNK_LEAD,
@@ -238,6 +238,10 @@ class AddressPage(BlockLineParts):
         if any("@" in w for w in words) or \
                 not (unit or re.match(r"\d{1,6}\b(?![/.\-]\d|:)|(?i:p\W{0,3}o\W{0,3}box)", first)) or \
                 not any(c.isalpha() for w in words[1:] for c in w):
+            return None
+        # a form's numbered item is no house number: "1. Name of registrant" over its
+        # answer "JETRO, New York" (the item's number, then only the form's own words)
+        if re.fullmatch(r"\d{1,2}[.,)]", first) and only_form_words(" ".join(words[1:])):
             return None
         # a government body's name over its city line is the form's letterhead ("UNITED
         # STATES DEPARTMENT OF JUSTICE / WASHINGTON, D.C. 20530", a stamp's stray figure

@@ -102,7 +102,11 @@ def _run_on(layout: PageView, caption_line, cell: list[int], left: float, right:
         if not first:
             continue
         fx = layout.words[first[0]].bbox[0]
-        if ln.y0 > caption_line.y1 + (RUN_ON_GAP - 0.3) * h and not layout.words[first[0]].text[:1].islower():
+        # the line's top under the caption's words: a value in the next column may sit
+        # higher ("JETRO, New York" under the caption, "1643" under the next one)
+        cap_x1 = layout.words[cell[-1]].bbox[2]
+        top = min((layout.words[w].bbox[1] for w in first if layout.words[w].bbox[0] < cap_x1), default=ln.y0)
+        if top > caption_line.y1 + (RUN_ON_GAP - 0.3) * h and not layout.words[first[0]].text[:1].islower():
             return None     # a line a printed line's spacing under it: only a sentence goes on there
         beside = [w for w in ln.words if any(c.isalnum() for c in layout.words[w].text) and
                   (layout.words[w].bbox[2] <= left or layout.words[w].bbox[0] >= right)]

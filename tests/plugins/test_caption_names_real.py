@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from rules_pages import one_line_rows, page_from_rows
 
+from redactor.model import OcrPage, WordBox
 from redactor_plugins.rules_detector import RulesDetector
 
 
@@ -58,6 +59,24 @@ def test_the_answer_typed_across_the_items_box_and_an_office_with_its_seat(rules
                            [(345, "JETRO, Houston"), (942, "2277")]])
     assert "JETRO, Houston" in of_type(rules, page, "ORGANIZATION")
     assert not of_type(rules, page, "PERSON")
+
+
+def test_an_answer_beside_a_higher_number_is_no_run_on_of_its_caption_nor_an_address(rules):
+    """A FARA dissemination report (an unseen page) as OCR read it: the registration number
+    "1643" sits higher than the registrant's name beside it, so their OCR line starts close
+    under the caption; the line is still the answer, not the caption running on, and the
+    item's "1." over "JETRO, New York" is no house number over a town line."""
+    def row(line, *cells):
+        return [WordBox(t, b, 95.0, line, 0) for t, b in cells]
+    words = row(0, ("1.", (93, 533, 107, 548)), ("Name", (120, 532, 168, 548)), ("of", (176, 531, 194, 547)),
+                ("registrant", (201, 530, 278, 551))) + \
+        row(1, ("2.", (898, 520, 912, 536)), ("Registration", (922, 519, 1021, 540)),
+            ("No.", (1030, 519, 1059, 534))) + \
+        row(2, ("JETRO,", (109, 565, 179, 583)), ("New", (196, 565, 232, 580)), ("York", (245, 563, 295, 579)),
+            ("1643", (909, 553, 956, 571)))
+    page = OcrPage(1276, 800, tuple(words), "test")
+    assert "JETRO, New York" in of_type(rules, page, "ORGANIZATION")
+    assert not of_type(rules, page, "ADDRESS")
 
 
 def test_the_seat_under_a_bodys_name_is_no_end_of_the_name(rules):
