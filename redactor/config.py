@@ -80,8 +80,9 @@ class RedactorConfig:
                                           "(off: left readable)")
     # redactor.place_in_names: "U.S." in "U.S. Department of Justice", "United States Code"
     keep_places_in_body_names: bool = _opt(False, "hide the country that opens a state body's name "
-                                           "or stands in a form item's printed question "
-                                           "(off: left readable, it names the body or asks)")
+                                           "or stands in a form item's printed question, and the "
+                                           "places and bodies of a statute's definition a form "
+                                           "quotes (off: left readable, it names the body or asks)")
     # redactor.option_lists: a form's printed columns of states or countries to tick
     keep_option_lists: bool = _opt(False, "hide the places of a form's printed option list "
                                    "(off: left readable)")

@@ -20,6 +20,7 @@ from redactor.name_columns import propagate_name_columns
 from redactor.authority_addresses import drop_authority_addresses
 from redactor.option_lists import drop_option_lists, option_list_ranges
 from redactor.place_in_names import drop_places_in_body_names
+from redactor.printed_definitions import drop_in_printed_definitions
 from redactor.slash_names import split_slash_joined_names
 from redactor.config import RedactorConfig, load_config
 from redactor.errors import PluginFailed, RedactorError, plugin_failure
@@ -200,10 +201,11 @@ class Redactor:
 
     def _drop_places_in_body_names(self, page: OcrPage, spans: list[Span]) -> list[Span]:
         """``spans`` without the places that open a state body's name (the statutes' and the
-        publisher's names a government form prints: redactor.place_in_names)."""
+        publisher's names a government form prints: redactor.place_in_names), nor the places
+        and bodies of a statute's definition the form quotes (redactor.printed_definitions)."""
         if self.config.keep_places_in_body_names:
             return spans
-        return drop_places_in_body_names(page.text, spans)
+        return drop_in_printed_definitions(page.text, drop_places_in_body_names(page.text, spans))
 
     def locate(self, page: OcrPage, spans: Sequence[Span], image: Image.Image | None = None) -> Alignment:
         if image is None or not self.config.fit_to_ink:
