@@ -55,6 +55,7 @@ class OrganizationForms:
     publisher_states: frozenset[str] = frozenset()   # folded, lower case
     romance: re.Pattern | None = None     # "<head> [adjective] de/du/di <name>" (romance_heads)
     romance_heads: frozenset[str] = frozenset()   # lower case
+    newspapers: frozenset[str] = frozenset()      # lower case: end a name only after a known place
 
 
 def _alt(words) -> str:
@@ -107,10 +108,10 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
     legal_forms, org_words, not_name = (_words(data, k, path) for k in
                                         ("legal_forms", "organization_words", "not_name_words"))
-    activity, roles, heads, leading, offices, publishers, romance_heads, romance_links = (
+    activity, roles, heads, leading, offices, publishers, romance_heads, romance_links, newspapers = (
         _words(data, k, path, required=False) for k in
         ("activity_words", "role_words", "prefix_heads", "leading_words", "campaign_offices",
-         "publisher_states", "romance_heads", "romance_links"))
+         "publisher_states", "romance_heads", "romance_links", "newspaper_words"))
     name = NAME_WORD
     joiner = r"(?:[ ]|[ ]&[ ]|[ ](?:and|of|the)[ ]|,[ ])"
     legal = _alt(_cased(legal_forms))
@@ -155,7 +156,8 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
                              tuple(sorted({w.lower() for w in activity}, key=len, reverse=True)),
                              frozenset(w.lower() for w in roles), prefix, lead, ampersand,
                              frozenset(v for w in legal_forms for v in (w.lower(), w.lower().strip("."))),
-                             publisher_forms(publishers), romance, frozenset(w.lower() for w in romance_heads))
+                             publisher_forms(publishers), romance, frozenset(w.lower() for w in romance_heads),
+                             frozenset(w.lower() for w in newspapers))
 
 
 def _strip_full_stop(text: str, start: int, end: int) -> int:
@@ -303,7 +305,11 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: s
     titled = re.search(r"(?:^|\n)(?:The|THE)[ ]$", before + text[:start]) is not None
     # a firm's own kind closes its name: "SPORTS MARKETING ENTERPRISES" is no heading
     kind = (m.group("words") or "").split()[-1:]
-    if not legal and not any(c.islower() for c in text[start:m.end()]) and \
+    # a newspaper is named for its city: "PITTSBURGH PRESS" in a media list's capitals
+    paper = bool(kind) and all(w.lower() in forms.newspapers for w in (m.group("words") or "").split())
+    if paper and not legal and not known_place(" ".join(words)):
+        return None     # "Early News", "Sunday Times": programmes and editions
+    if not legal and not any(c.islower() for c in text[start:m.end()]) and not paper and \
             not any(len(w) >= 4 and is_proper_name(w, text[start:m.end()]) for w in words) and \
             not (kind and kind[0].lower() in _FIRM_KINDS) and \
             not _CAPTIONED.search(before + text[:start]):
@@ -314,7 +320,8 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: s
         return None
     if any(w.lower() in forms.roles for w in words):
         return None
-    if not legal and not titled and (_only_activity(m.group("words") or "", forms) or len(words) == 1) and \
+    if not legal and not titled and not paper and \
+            (_only_activity(m.group("words") or "", forms) or len(words) == 1) and \
             not any(is_proper_name(w, text[start:m.end()]) or (len(words) > 1 and known_place(w)) for w in words):
         # "Market Research", "Quality Council", "Political Organization": a department, a
         # committee of a company, a form's heading; "Camm Research", "VTB Group" are firms,
