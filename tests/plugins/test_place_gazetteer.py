@@ -72,6 +72,14 @@ def test_a_state_form_before_no_country_and_a_body_of_the_state_are_no_such_plac
     assert not [t for ty, t in found if ty == "LOCATION"]
 
 
+def test_a_total_row_of_a_market_report_names_its_city(rules):
+    """"TOTAL PHILADELPHIA" down a market report's rows (an unseen FUNSD form): the row's
+    label sums the city, it makes no longer name of it."""
+    page = page_from_rows([[(20, "TOTAL PHILADELPHIA"), (400, "1,234")], [(20, "TOTAL DETROIT"), (400, "987")]])
+    places = {s.text for s in rules.detect(page) if s.type == "LOCATION"}
+    assert {"PHILADELPHIA", "DETROIT"} <= places, places
+
+
 def test_a_market_table_of_cities(rules):
     page = page_from_rows([[(20, "Market"), (400, "Share")], [(20, "Los Angeles"), (400, "12%")],
                            [(20, "Chicago"), (400, "9%")], [(20, "New York"), (400, "15%")]])

@@ -76,6 +76,8 @@ def test_a_cell_listing_names_is_not_one_person(rules):
 @pytest.mark.parametrize("row, date", [
     ("Received by NSD/FARA Registration Unit 02/24/2014 2:22:11 PM", "02/24/2014 2:22:11 PM"),
     ("Received by NSD/FARA Registration Unit 07/24/2017 11:40:19 AM", "07/24/2017 11:40:19 AM"),
+    # a fill-in line on both sides of a date, read as one word with it (an unseen FUNSD form)
+    ("Final Report Due __7/9/90__", "7/9/90"),
     # a speck of the stamp read between its date and its time (an unseen FARA page)
     ("Received by NSD/FARA Registration Unit 01/23/2013 _ 4:17:38 PM", "01/23/2013 _ 4:17:38 PM"),
     ("REQFORM 09—Apr—96", "09—Apr—96"),
