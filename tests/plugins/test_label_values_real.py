@@ -156,12 +156,20 @@ def test_a_period_caption_before_no_date(rules, row):
 # --- lab assays and sales promotions ------------------------------------------------------------
 
 @pytest.mark.parametrize("row,value", [("COMPOUND CODE B83 Genetic Assay No. 6692 _", "6692"),
-                                       ("PROMO # 28 PROMOTIONAL PERIOD: June/July 1995", "28")])
+                                       ("PROMO # 28 PROMOTIONAL PERIOD: June/July 1995", "28"),
+                                       # unseen FUNSD forms: a specification change, a study's
+                                       # proposal, a circular, a fax message
+                                       ("SPECIFICATION CHANGE NUMBER__ 84-79", "84-79"),
+                                       ("STUDY TITLE & PROPOSAL NUMBER 3212", "3212"),
+                                       ("SEE ATTACHED COPY OF CIRCULAR NO. 4848", "4848"),
+                                       ("TELEFAX MESSAGE NO.: 2463", "2463")])
 def test_an_assay_or_promotion_number_is_a_reference(rules, row, value):
     assert ("REFERENCE_NUMBER", value) in found(rules, page_from_rows([row]))
 
 
-@pytest.mark.parametrize("row", ["The assay was repeated 12 times.", "Promo code applies to 3 items."])
+@pytest.mark.parametrize("row", ["The assay was repeated 12 times.", "Promo code applies to 3 items.",
+                                 "(Recommended Proposal Attached) 2 copies", "the message 3 of 5",
+                                 "Circular 12 pages"])
 def test_the_words_in_prose_name_no_reference(rules, row):
     assert not of_type(rules, page_from_rows([row]), "REFERENCE_NUMBER")
 
