@@ -1,5 +1,5 @@
 """Hand-built OCR pages laid out like a memo's lines and table rows, for the tests of the
-pipeline steps that read a page's words (surname repeats, name columns)."""
+pipeline steps that read a page's words (surname repeats, name columns, a form's own print)."""
 from redactor.model import OcrPage, Span, WordBox
 
 
@@ -17,3 +17,14 @@ def person(page, value):
     """A PERSON span over the first occurrence of ``value``."""
     start = page.text.index(value)
     return Span(start, start + len(value), "PERSON", 0.9, "rules", value)
+
+
+def page_of_lines(lines: list[str]) -> OcrPage:
+    """One OCR line per string, its words 11 px a character, lines 30 px apart."""
+    words = []
+    for n, line in enumerate(lines):
+        x = 20
+        for w in line.split():
+            words.append(WordBox(w, (x, 20 + 30 * n, x + 11 * len(w), 40 + 30 * n), 95.0, n, 0))
+            x += 11 * len(w) + 11
+    return OcrPage(1400, 40 + 30 * len(lines), tuple(words), "test")

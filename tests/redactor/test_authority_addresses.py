@@ -7,18 +7,11 @@ import pytest
 
 from redactor.authority_addresses import authority_city_lines, is_government_web_address
 from redactor.config import RedactorConfig
-from redactor.model import OcrPage, Span, WordBox
+from memo_pages import page_of_lines as _page
+
+from redactor.model import Span
 from redactor.pipeline import Redactor
 
-
-def _page(lines: list[str]) -> OcrPage:
-    words = []
-    for n, line in enumerate(lines):
-        x = 20
-        for w in line.split():
-            words.append(WordBox(w, (x, 20 + 30 * n, x + 11 * len(w), 40 + 30 * n), 95.0, n, 0))
-            x += 11 * len(w) + 11
-    return OcrPage(1400, 40 + 30 * len(lines), tuple(words), "test")
 
 
 @pytest.mark.parametrize("text,city", [

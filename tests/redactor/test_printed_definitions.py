@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from redactor.config import RedactorConfig
-from redactor.model import OcrPage, Span, WordBox
+from memo_pages import page_of_lines as _page
+
+from redactor.model import Span
 from redactor.pipeline import Redactor
 from redactor.printed_definitions import definition_sentences, drop_in_printed_definitions
 
@@ -22,15 +24,6 @@ FOOTNOTE = [
     "Received by NSD/FARA Registration Unit 07/24/2017 11:40:19 AM",
 ]
 
-
-def _page(lines: list[str]) -> OcrPage:
-    words = []
-    for n, line in enumerate(lines):
-        x = 20
-        for w in line.split():
-            words.append(WordBox(w, (x, 20 + 30 * n, x + 9 * len(w), 40 + 30 * n), 95.0, n, 0))
-            x += 9 * len(w) + 9
-    return OcrPage(1400, 40 + 30 * len(lines), tuple(words), "test")
 
 
 @pytest.fixture(scope="module")
