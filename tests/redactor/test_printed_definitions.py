@@ -5,10 +5,9 @@ question about the term is answered with."""
 from __future__ import annotations
 
 import pytest
-
-from redactor.config import RedactorConfig
 from memo_pages import page_of_lines as _page
 
+from redactor.config import RedactorConfig
 from redactor.model import Span
 from redactor.pipeline import Redactor
 from redactor.printed_definitions import definition_sentences, drop_in_printed_definitions
