@@ -4,11 +4,10 @@ address in the same city."""
 from __future__ import annotations
 
 import pytest
+from memo_pages import page_of_lines as _page
 
 from redactor.authority_addresses import authority_city_lines, is_government_web_address
 from redactor.config import RedactorConfig
-from memo_pages import page_of_lines as _page
-
 from redactor.model import Span
 from redactor.pipeline import Redactor
 
