@@ -140,6 +140,17 @@ def _column_words(layout: PageView, line, x0: float, x1: float, left: float, rig
     return run
 
 
+def _one_word_firm(words: list[str]) -> bool:
+    """A one-word answer to a "Name of <role>" item ("Draftfcb", a registrant): a person is
+    named by a given name and a surname, a firm often by one word; not an everyday word,
+    not a given name alone."""
+    if len(words) != 1:
+        return False
+    word = words[0].strip(".,")
+    return len(word) >= 3 and word[:1].isupper() and word.upper() not in given_names() and \
+        _zipf(word.lower()) < EVERYDAY_ZIPF and misread_common_word(word) is None
+
+
 def _with_seat(value: str) -> bool:
     """An office named with its seat after a comma ("JETRO, Houston", "Ketchum, New York"):
     a body has branches in cities, a person is not written so ("Smith, Houston" is
@@ -171,10 +182,11 @@ def _asks_for_organization(key: str) -> bool:
 
 
 def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool = False,
-              businesses: bool = False) -> Hit | None:
+              businesses: bool = False, item: bool = False) -> Hit | None:
     """The name a cell holds as a PERSON or ORGANIZATION hit, or None. ``organization``:
     the caption asks for one; ``businesses``: the rows above in the column are
-    organisations, so a name without a given name or an initial is one too."""
+    organisations, so a name without a given name or an initial is one too; ``item``: the
+    cell answers a form item (not a table's column), where one word is a firm's name."""
     toks = [(layout.offsets[w][0], layout.offsets[w][1], layout.words[w].text) for w in run]
     while toks and not any(c.isalnum() for c in toks[0][2]):
         toks = toks[1:]
@@ -206,7 +218,8 @@ def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool
         return None     # no name given, or a job title ("Vice President")
     first = words[0].strip(".,")
     business_row = businesses and len(first.rstrip(".")) > 1 and first.upper() not in given_names()
-    if organization or business_row or partners or _is_organization(words, org, vocab) or _with_seat(text[s:e]):
+    if organization or business_row or partners or _is_organization(words, org, vocab) or \
+            _with_seat(text[s:e]) or (item and _one_word_firm(words)):
         return Hit("label_organization", article[0] if article else s, e, SCORE)
     if not plausible_name(text[s:e], vocab) or len(words) < 2:
         return None
@@ -255,7 +268,7 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
                 # a column holds one kind of name: under rows of businesses ("Chatham Oil",
                 # "Express Stop"), "Conoco" and "Fowlers Oit" are businesses too
                 businesses = bool(column) and all(hit.rule == "label_organization" for hit in column)
-                hit = _name_hit(layout, run, vocab, _asks_for_organization(key), businesses)
+                hit = _name_hit(layout, run, vocab, _asks_for_organization(key), businesses, not header_row)
                 bottom = max(layout.words[w].bbox[3] for w in run)
                 if hit is None:
                     # one cell of a table's column that reads as no name ("CVS -Revco" among

@@ -19,6 +19,8 @@ JUNK = "‘’'`\"“”|•·*~^_.,;:!-–—=+"
 STRAY = "}{)(][|~^`'\"‘’“”•·*»«"    # symbols a speck or a bracket's stroke is read as
 NUMBER_CAPTION = "no"    # the key of a bare number caption ("No.") in the lexicon
 _LEADING_RULE = re.compile(r"(?<![^\s])_+(?=[A-Za-z])")
+# ... and a form item's number OCR read glued to its caption ("1..Name_", "2.Registration")
+_GLUED_ITEM = re.compile(r"(?<![^\s])\d{1,2}[.,]{1,2}(?=[A-Z][a-z])")
 BAR_LIKE = "|!il1I()[]{}/\\"   # what OCR reads a vertical cell border as
 BORDER_READ_W = 0.6      # text heights: a border read as a word is at most this wide ...
 BORDER_READ_H = 1.3      # ... and, unless read as "|", at least this tall
@@ -95,8 +97,10 @@ def _one_row(layout: PageView, a: int, b: int) -> bool:
 
 def _regex_matches(text: str, lex: LabelLexicon, pos: int = 0, endpos: int | None = None) -> list[_Match]:
     # a fill-in line OCR glued to the front of a caption ("_CONTRACT", "__Lorillard") is
-    # no part of its word: matched as if it were a space (the same length keeps offsets)
+    # no part of its word: matched as if it were a space (the same length keeps offsets);
+    # so is an item's number glued to it
     text = _LEADING_RULE.sub(lambda r: " " * len(r.group()), text)
+    text = _GLUED_ITEM.sub(lambda r: " " * len(r.group()), text)
     out = []
     for m in lex.regex.finditer(text, pos, len(text) if endpos is None else endpos):
         if re.match(r"[ .]*box\b", text[m.end("phrase"):], re.I):
@@ -372,11 +376,13 @@ def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
         # OCR often puts specks before a label ("‘SHIP TO"): they do not count as text
         lead = text[layout.offsets[on_line[0]][0]:max(m.start, layout.offsets[on_line[0]][0])]
         # (a bare "No." after a word is that word's number, ``_number_caption``'s to judge)
-        first_on_line = (not lead.strip(JUNK) and (gap_b is None or gap_b > 2 * h)) or \
+        bare_lead = not lead.strip(JUNK) or re.fullmatch(r"\d{1,2}[.,]{1,2}", lead) is not None
+        first_on_line = (bare_lead and (gap_b is None or gap_b > 2 * h)) or \
             (len(on_line) > 1 and m.key != NUMBER_CAPTION and _qualified_caption(layout, on_line[0], h))
         # something close to the right of the label (in the same word, or the next word)?
         last = words[-1]
-        if m.end < layout.offsets[last][1] and text[m.end:layout.offsets[last][1]].strip(" :#.-"):
+        # (a fill-in line glued after it is no value: "1..Name_")
+        if m.end < layout.offsets[last][1] and text[m.end:layout.offsets[last][1]].strip(" :#.-_"):
             right_close = True
         else:
             nxt = layout.next_in_line(last)

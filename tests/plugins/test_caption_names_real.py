@@ -79,6 +79,22 @@ def test_an_answer_beside_a_higher_number_is_no_run_on_of_its_caption_nor_an_add
     assert not of_type(rules, page, "ADDRESS")
 
 
+@pytest.mark.parametrize("answer", ["Draftfcb", "JETRO-Houston"])
+def test_a_one_word_answer_to_a_name_of_item_is_a_firm(rules, answer):
+    """A registrant named by one word (unseen FARA filings): a person is named by a given
+    name and a surname."""
+    page = page_from_rows([[(54, "1. Name of Registrant"), (600, "2. Registration No.")],
+                           [(54, answer), (650, "2415")]])
+    assert answer in of_type(rules, page, "ORGANIZATION")
+
+
+@pytest.mark.parametrize("answer", ["Yes", "John", "Pending"])
+def test_a_one_word_everyday_word_or_given_name_is_no_firm(rules, answer):
+    page = page_from_rows([[(54, "1. Name of Registrant"), (600, "2. Registration No.")],
+                           [(54, answer), (650, "2415")]])
+    assert answer not in of_type(rules, page, "ORGANIZATION")
+
+
 def test_the_seat_under_a_bodys_name_is_no_end_of_the_name(rules):
     """"Japan External Trade Organization" over "Tokyo, Japan" (a foreign principal's entry):
     the city and country are the body's seat; a name that wraps ("Korea Institute for

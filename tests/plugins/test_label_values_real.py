@@ -298,3 +298,11 @@ def test_a_captions_colon_read_as_a_speck_above_its_line_leaves_the_caption_its_
              WordBox("1619", (641, 677, 680, 691), 96.0, 1, 0)]
     page = OcrPage(1276, 1000, tuple(words), "test")
     assert ("BUSINESS_ID", "1619") in found(rules, page)
+
+
+def test_a_caption_read_glued_to_its_items_number_and_fill_in_line_still_captions(rules):
+    """A FARA short form's "1. Name ____" read as one word "1..Name_" (an unseen page): the
+    item's number before it and the fill-in line after it are no part of the caption."""
+    page = page_from_rows([[(133, "1..Name_"), (636, "2. Registration No.")],
+                           [(151, "NICHOLAS HAMISEVICZ"), (653, "3327.")]])
+    assert ("PERSON", "NICHOLAS HAMISEVICZ") in found(rules, page)
