@@ -297,11 +297,15 @@ _FIRST_WORD = re.compile(r"(\w+)[ :.]+(?=\w)")
 
 
 @lru_cache(maxsize=1)
+def _places_config() -> dict:
+    return yaml.safe_load(mapping_file("rules/places.yaml").read_text(encoding="utf-8")) or {}
+
+
+@lru_cache(maxsize=1)
 def country_captions() -> frozenset[str]:
     """A form's captions whose answer is a country ("Nationality", "Citizenship"), from
     mappings/rules/places.yaml."""
-    places = yaml.safe_load(mapping_file("rules/places.yaml").read_text(encoding="utf-8")) or {}
-    return frozenset(str(w).lower() for w in places.get("country_captions") or [])
+    return frozenset(str(w).lower() for w in _places_config().get("country_captions") or [])
 
 
 def _past_article(text: str, start: int, end: int) -> int:
@@ -362,7 +366,7 @@ def place_words() -> frozenset[str]:
         [c["name"] for c in gc.get_continents().values()]
     # the places' other forms the rules read: "Ill.", "Calif.", "Great Britain", "England"
     addresses = yaml.safe_load(mapping_file("rules/addresses.yaml").read_text(encoding="utf-8")) or {}
-    places = yaml.safe_load(mapping_file("rules/places.yaml").read_text(encoding="utf-8")) or {}
+    places = _places_config()
     names += [str(n) for n in addresses.get("us_state_traditional") or []] + \
         [str(n) for n in places.get("country_forms") or []] + [str(n) for n in places.get("short_forms") or []]
     return frozenset(w for n in names for w in re.findall(r"[a-z]+", fold(n).lower()))

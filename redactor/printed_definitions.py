@@ -17,6 +17,7 @@ Pure functions on the page text."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Sequence
 
 from redactor.model import Span
@@ -52,7 +53,7 @@ def definition_sentences(text: str) -> list[tuple[int, int]]:
         if not (_MEANS.search(text, m.end(), m.end() + MEANS_WITHIN) or
                 _FOOTNOTE.search(text, max(0, m.start() - FOOTNOTE_WITHIN), m.start())):
             continue      # a question that uses the term ("... political activity as defined in ...?")
-        k = max(i for i, s in enumerate(starts) if s <= m.start())
+        k = bisect_right(starts, m.start()) - 1
         lo = starts[max(0, k - LINES_BEFORE)]
         hi = starts[k + LINES_AFTER + 1] if k + LINES_AFTER + 1 < len(starts) else len(text)
         ends = [e.end() for e in _SENTENCE_END.finditer(text, lo, m.start())]
