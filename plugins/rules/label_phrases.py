@@ -20,7 +20,8 @@ STRAY = "}{)(][|~^`'\"‘’“”•·*»«"    # symbols a speck or a bracket'
 NUMBER_CAPTION = "no"    # the key of a bare number caption ("No.") in the lexicon
 _LEADING_RULE = re.compile(r"(?<![^\s])_+(?=[A-Za-z])")
 # ... and a form item's number OCR read glued to its caption ("1..Name_", "2.Registration")
-_GLUED_ITEM = re.compile(r"(?<![^\s])\d{1,2}[.,]{1,2}(?=[A-Z][a-z])")
+_GLUED_NUMBER = r"\d{1,2}[.,]{1,2}"
+_GLUED_ITEM = re.compile(rf"(?<![^\s]){_GLUED_NUMBER}(?=[A-Z][a-z])")
 BAR_LIKE = "|!il1I()[]{}/\\"   # what OCR reads a vertical cell border as
 BORDER_READ_W = 0.6      # text heights: a border read as a word is at most this wide ...
 BORDER_READ_H = 1.3      # ... and, unless read as "|", at least this tall
@@ -376,7 +377,7 @@ def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
         # OCR often puts specks before a label ("‘SHIP TO"): they do not count as text
         lead = text[layout.offsets[on_line[0]][0]:max(m.start, layout.offsets[on_line[0]][0])]
         # (a bare "No." after a word is that word's number, ``_number_caption``'s to judge)
-        bare_lead = not lead.strip(JUNK) or re.fullmatch(r"\d{1,2}[.,]{1,2}", lead) is not None
+        bare_lead = not lead.strip(JUNK) or re.fullmatch(_GLUED_NUMBER, lead) is not None
         first_on_line = (bare_lead and (gap_b is None or gap_b > 2 * h)) or \
             (len(on_line) > 1 and m.key != NUMBER_CAPTION and _qualified_caption(layout, on_line[0], h))
         # something close to the right of the label (in the same word, or the next word)?
