@@ -167,8 +167,8 @@ def raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
                 if head is None:
                     continue
                 s = layout.offsets[head][0]
-            if kind == "eu_city_coded" and not _coded_town(text[s:e]):
-                continue   # "D-1234 Filter": a part's code and what it is
+            if kind in ("eu_city", "eu_city_coded") and not _postcode_town(text[s:e]):
+                continue   # "D-1234 Filter": a part's code and what it is; "1920 Packs": a count
             if kind in ("eu_city", "eu_city_coded") and any(h.seg == seg_of[w] and h.kind == "street" for h in out):
                 continue   # "1905 Pine Street" is a US street line, not "postcode + town"
             if kind in ("uk_postcode", "ca_postcode"):
@@ -179,13 +179,24 @@ def raw_hits(layout: PageView, rx: AddressRegexes, segs, seg_of,
     return out
 
 
-def _coded_town(line: str) -> bool:
-    """Whether a country-coded postcode's word is a town's: a known place, or no everyday
-    word ("Neuchatel", "Muenchen"; not "Filter", "Series")."""
+def _postcode_town(line: str) -> bool:
+    """Whether the words after a postcode are a town's: a known place, or some word no
+    everyday one ("Neuchatel", "Den Haag", "Kulai"). A figure and an everyday word is a
+    part's code and what it is ("D-1234 Filter") or a count of goods on an order or a
+    shipping form ("1920 Packs", "5000 Copies"), no town line."""
+    from redactor_plugins.rules.blocks import international_lists
     from redactor_plugins.rules.gazetteer import known_place   # (gazetteer imports this module)
 
-    town = line.split()[1] if len(line.split()) > 1 else ""
-    return known_place(town) or not V.is_common_word(town.lower())
+    tokens = line.replace(",", " ").split()
+    first = next((k for k, t in enumerate(tokens) if any(c.isdigit() for c in t)), len(tokens))
+    words = tokens[first + 1:]
+    if words and re.fullmatch(r"[A-Z]{2}", words[0]) and re.fullmatch(r"\d{4}", tokens[first]):
+        words = words[1:]   # a Dutch postcode's two letters ("2517 AB Den Haag")
+    town = " ".join(words)
+    # (a ZIP and the country after it close a US block too: "Fairhaven, MA 02719 USA")
+    return bool(words) and (known_place(town) or known_place(words[0]) or
+                            words[0].upper().replace(".", "") in international_lists()[1] or
+                            not all(V.is_common_word(w.lower()) for w in words if w.isalpha()))
 
 
 def _after_lead_label(text: str, s: int, e: int, rx: re.Pattern, label_regex: re.Pattern) -> int:

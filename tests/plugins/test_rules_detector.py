@@ -237,6 +237,19 @@ def test_a_part_code_and_an_everyday_word_are_no_coded_town(det, line):
     assert not any(t == "ADDRESS" for t, _ in found(det, [line]))
 
 
+def test_counts_of_goods_stacked_in_a_column_are_no_postcode_town_lines(det):
+    """A dev FUNSD test-market form lists quantities one under the other ("2920 Packs" over
+    "1920 Packs"): a four-digit figure and an everyday word, read like two European
+    postcode-and-town lines making one block."""
+    spans = found(det, ["PRODUCT QUANTITY", "2920 Packs", "1920 Packs", "5000 Copies"])
+    assert not any(t == "ADDRESS" for t, _ in spans), spans
+
+
+def test_a_country_after_the_zip_still_closes_a_us_block(det):
+    spans = found(det, ["32 Washington Street", "Fairhaven, MA 02719 USA"])
+    assert ("ADDRESS", "32 Washington Street\nFairhaven, MA 02719 USA") in spans, spans
+
+
 # ---- names --------------------------------------------------------------------------------------
 
 def test_names_from_titles_salutations_and_signatures(det):
