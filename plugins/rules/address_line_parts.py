@@ -83,10 +83,17 @@ class BlockLineParts:
     def district_after(self, i: int, end: int) -> bool:
         """Whether the words of segment i after ``end`` (its street hit) are the district the
         delivery line names after its street ("Lot 2, Jalan PJU 1A/20B, Ara Damansara,"):
-        after a comma, one to four capitalised words."""
+        after a comma, one to four capitalised words; or the building's floor or suite."""
         words = [w for w in self.segs[i] if self.layout.offsets[w][0] >= end]
         return bool(words) and self.text[end:self.layout.offsets[words[0]][0]].strip() == "," and \
-            self._place_words(words)
+            (self._place_words(words) or self._unit_words(words))
+
+    def _unit_words(self, words: list[int]) -> bool:
+        """A building's floor or suite after its street ("1285 Avenue of the Americas, 4th
+        Floor", "..., Suite 200"): a unit designator and its number or ordinal."""
+        names = [self.layout.words[w].text.strip(",.") for w in words]
+        return len(names) <= 3 and any(n.lower() in self.vocab.unit_designators for n in names) and \
+            any(re.fullmatch(r"#?\d{1,5}(?:st|nd|rd|th)?[A-Za-z]?", n, re.I) for n in names)
 
     def _place_words(self, words: list[int]) -> bool:
         names = [self.layout.words[w].text.strip(",.") for w in words]
