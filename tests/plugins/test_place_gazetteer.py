@@ -137,6 +137,23 @@ def test_lower_case_or_broken_capitals_are_no_name(rules):
     assert not _places(rules, ["Los angeles"])
 
 
+def test_a_regional_city_of_an_english_speaking_country_named_bare_is_a_place(rules):
+    """Unseen FUNSD pages name regional US cities bare: a newspaper list's "Pittsburgh",
+    a market list's "BUFFALO" and "ROCHESTER", a bank branch's "GREENSBORO"."""
+    assert {"Pittsburgh", "BUFFALO", "GREENSBORO"} <= \
+        _places(rules, [[(20, "Pittsburgh"), (300, "PITTSBURGH PRESS")], "MARKETS: BUFFALO",
+                        "AT THE GREENSBORO BRANCH"])
+
+
+@pytest.mark.parametrize("row", ["Item: Cleveland", "Orlando", "Kita", "Oral route", "Cork tipping."])
+def test_a_regional_city_named_like_a_person_a_ward_or_a_material_is_no_place(rules, row):
+    """Below half a million people a city counts only in an English-speaking country and
+    when its name is no frequent census name: "Cleveland" and "Orlando" are people as
+    often; GeoNames' Tokyo ward "Kita" and Kazakhstan's "Oral" stay out; "Cork" is the
+    material."""
+    assert not _places(rules, [row])
+
+
 def test_the_gazetteer_is_geonames_above_the_threshold():
     gaz = load_gazetteer()
     # cities of half a million and more, every capital, every country
