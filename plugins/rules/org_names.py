@@ -15,7 +15,8 @@
 - a company named before its people's role ("Lorillard Sales Representative", "the XEROX
   SERVICE REPRESENTATIVE"): a sales or service force is named for the company it sells for;
 - a letterhead's firm name set on its own line over its kind ("HAZLETON" over
-  "LABORATORIES AMERICA, INC.").
+  "LABORATORIES AMERICA, INC.");
+- a firm's founders' initials joined by "&" ("AT&T", "B&W", "SH&B").
 """
 from __future__ import annotations
 
@@ -91,6 +92,32 @@ def ampersand_firm_hits(text: str, forms: OrganizationForms) -> list[tuple[int, 
         if all(p.upper() in given_names() for p in parts) and not m.group("firm").isupper():
             continue    # "Dear John & Mary": a couple; a firm's letterhead is in capitals
         out.append((m.start("firm"), country.end() if country else m.end("firm")))
+    return out
+
+
+_INITIALS_FIRM = re.compile(r"(?<![\w&/.\-])(?P<firm>[A-Z]{1,3}&[A-Z]{1,3})(?:['’]s)?(?![\w&/\-])")
+# "1000 lines B&W", "1/2 page B&W": after a size of print space the initials are the ad's
+# colour (black and white), not a firm
+_PRINT_SPACE = re.compile(r"(?i)(?:\d|\b(?:lines?|inch(?:es)?|in\.|col\.?|columns?|pages?|pg\.?))[ ]*$")
+# the legend a litigation archive stamps on every page it produces ("PRODUCED FROM B&W WEB
+# SITE"): the archive's, like its Bates number, not the document's
+_PRODUCTION_LEGEND = re.compile(r"(?i)produced\s+(?:from|by)\s+(?P<firm>\S+)(?:\s\S+)?\s+web\s?site")
+
+
+def initials_firm_hits(text: str, forms: OrganizationForms) -> list[tuple[int, int]]:
+    """Founders' initials joined by "&" ("AT&T", "P&G", "B&W", "SH&B", "SSC&B"): firms
+    named for two founders go by their initials so; the trade's own abbreviations written
+    the same way ("R&D", "Q&A", "P&L": ``ampersand_terms``) name none. A possessive
+    "'s" belongs to the name as written ("B&W's")."""
+    out = []
+    # (OCR may set the legend's cells on lines of their own)
+    legends = {m.start("firm") for m in _PRODUCTION_LEGEND.finditer(text)}
+    for m in _INITIALS_FIRM.finditer(text):
+        line_start = text.rfind("\n", 0, m.start()) + 1
+        if m.group("firm") in forms.ampersand_terms or _PRINT_SPACE.search(text, line_start, m.start()) or \
+                m.start() in legends:
+            continue
+        out.append((m.start(), m.end()))
     return out
 
 

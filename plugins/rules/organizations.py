@@ -18,14 +18,15 @@ from redactor_plugins.rules.addresses import line_segments
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.values import is_common_word
 from redactor_plugins.rules.gazetteer import known_place
-from redactor_plugins.rules.org_names import (ampersand_firm_hits, employer_hits, is_proper_name, leading_word_hits,
-                                              prefix_head_hits, romance_body_hits, stacked_name_hits,
-                                              SCORE_EMPLOYER)
+from redactor_plugins.rules.org_names import (ampersand_firm_hits, employer_hits, initials_firm_hits, is_proper_name,
+                                              leading_word_hits, prefix_head_hits, romance_body_hits,
+                                              stacked_name_hits, SCORE_EMPLOYER)
 from redactor.plugin_api import mapping_file, PageView
 from redactor_plugins.rules.state_bodies import publisher_forms
 
 SCORE_FORM = 0.8       # legal form or organisation word after capitalised words
 SCORE_FIRM = 0.7       # "A, B and C" on a line of its own
+SCORE_INITIALS = 0.6   # "B&W", "SH&B": founders' initials joined by "&"
 SCORE_PERSON_OF = 0.7  # "First Last" before "of" and a firm found by its form
 MAX_NAME_WORDS = 4
 MISREAD_MIN = 7        # shorter words one letter off an organisation word are other words
@@ -56,6 +57,7 @@ class OrganizationForms:
     romance: re.Pattern | None = None     # "<head> [adjective] de/du/di <name>" (romance_heads)
     romance_heads: frozenset[str] = frozenset()   # lower case
     newspapers: frozenset[str] = frozenset()      # lower case: end a name only after a known place
+    ampersand_terms: frozenset[str] = frozenset()  # "R&D", "Q&A": initials and "&" naming no firm
 
 
 def _alt(words) -> str:
@@ -112,6 +114,7 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
         _words(data, k, path, required=False) for k in
         ("activity_words", "role_words", "prefix_heads", "leading_words", "campaign_offices",
          "publisher_states", "romance_heads", "romance_links", "newspaper_words"))
+    ampersand_terms = _words(data, "ampersand_terms", path, required=False)
     name = NAME_WORD
     joiner = r"(?:[ ]|[ ]&[ ]|[ ](?:and|of|the)[ ]|,[ ])"
     legal = _alt(_cased(legal_forms))
@@ -157,7 +160,8 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
                              frozenset(w.lower() for w in roles), prefix, lead, ampersand,
                              frozenset(v for w in legal_forms for v in (w.lower(), w.lower().strip("."))),
                              publisher_forms(publishers), romance, frozenset(w.lower() for w in romance_heads),
-                             frozenset(w.lower() for w in newspapers))
+                             frozenset(w.lower() for w in newspapers),
+                             frozenset(w.upper() for w in ampersand_terms))
 
 
 def _strip_full_stop(text: str, start: int, end: int) -> int:
@@ -181,6 +185,8 @@ def find_organization_hits(layout: PageView, forms: OrganizationForms) -> list[H
                 for h in find_organization_hits_in_text(mend_misread_org_words(text[start:end], forms), forms,
                                                         before)]
     out += stacked_name_hits(layout, out, forms)
+    # (on the page's text: the legend that rules initials out may span lines)
+    out += [Hit("org_initials", s, e, SCORE_INITIALS) for s, e in initials_firm_hits(text, forms)]
     # a company's sales force named over a line's end ("THE LORILLARD SALES / REPRESENTATIVE")
     out += [Hit("org_employer", s, e, SCORE_EMPLOYER) for s, e in employer_hits(text, forms, wrapped=True)]
     return out

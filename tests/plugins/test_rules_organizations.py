@@ -370,3 +370,29 @@ def test_a_heading_over_an_organisations_kind_is_not_its_name(forms, rows):
     hits = _page_hits(rows, forms)
     assert rows[0] not in hits, hits
 
+
+
+@pytest.mark.parametrize("row, firm", [
+    # dev FUNSD pages: Brown & Williamson in a brand plan's prose and in a memo's body
+    ("Generate incremental volume for B&W by providing a low price", "B&W"),
+    ("high volume file maintenance or B&W's external customers", "B&W's"),
+    ("Agency: SSC&B, Inc. Contact: Larry Odum", "SSC&B"),
+    ("Call AT&T and P&G today.", "AT&T"),
+])
+def test_founders_initials_joined_by_an_ampersand_are_a_firm(forms, row, firm):
+    assert firm in _page_hits([row], forms)
+
+
+@pytest.mark.parametrize("row", [
+    "R&D COMMENTS: none",                               # a department
+    "Project Type (Product Test, A&U, etc.)",           # a market study's measure
+    "JOB NO: A SPACE: 1000 lines B&W DATE: 8/8/69",     # an ad's colour after its size
+    "PRODUCED FROM B&W WEB SITE",                       # a litigation archive's legend
+])
+def test_the_trades_ampersand_abbreviations_and_an_archive_legend_are_no_firm(forms, row):
+    assert not [v for v in _page_hits([row], forms) if "&" in v]
+
+
+def test_the_legend_spans_the_cells_of_its_row(forms):
+    """OCR may cut the legend into cells: the words before the initials still make it one."""
+    assert not [v for v in _page_hits([[(20, "PRODUCED FROM"), (300, "B&W WEB SITE")]], forms) if "&" in v]
