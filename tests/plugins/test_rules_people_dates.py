@@ -80,6 +80,11 @@ def test_a_cell_listing_names_is_not_one_person(rules):
     ("Final Report Due __7/9/90__", "7/9/90"),
     # a speck of the stamp read between its date and its time (an unseen FARA page)
     ("Received by NSD/FARA Registration Unit 01/23/2013 _ 4:17:38 PM", "01/23/2013 _ 4:17:38 PM"),
+    # ... and the same stamp as OCR damages its scanned copy (unseen FARA pages): specks
+    # around the time's separators, a misread figure in the month
+    ("Received by NSD/FARA Registration Unit. 11/29/2012. 9: 43. 59 AM", "11/29/2012. 9: 43. 59 AM"),
+    ("Received by NSD/FARA Registration Unit 05/25/2018 1:14: 17 PM", "05/25/2018 1:14: 17 PM"),
+    ("Received by NSD/FARA Registration, Unit 99/12/2011 7:47:47 PM", "99/12/2011 7:47:47 PM"),
     ("REQFORM 09—Apr—96", "09—Apr—96"),
     ("ADDENDUM I MAY 2 6 1981", "MAY 2 6 1981"),
     ("MAR 0 8 RECD", "MAR 0 8"),
