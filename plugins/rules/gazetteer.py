@@ -258,9 +258,10 @@ def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset
             if not n:
                 i += 1
                 continue
-            if not _part_of_longer_name(gaz, words, i, i + n, state_names, org_words):
+            quarter = _quarter_after(words, i + n)
+            if quarter or not _part_of_longer_name(gaz, words, i, i + n, state_names, org_words):
                 start = layout.offsets[seg[i]][0]
-                end = layout.offsets[seg[i + n - 1 + extra]][1]
+                end = layout.offsets[seg[i + n - 1 + extra + quarter]][1]
                 while start < end and text[start] in _LEADING:
                     start += 1
                 while end > start and text[end - 1] in _TRAILING:
@@ -271,8 +272,29 @@ def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset
                 key = tuple(fold(bare_word(w)).lower().rstrip(".") for w in words[i:i + n])
                 out.append(Hit("place_gazetteer", start, end,
                                SCORE_OFFICIAL_FORM if key in gaz.official else SCORE_GAZETTEER))
-            i += n + extra
+            i += n + extra + quarter
     return out
+
+
+_COMPASS = frozenset({"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
+                      "central"})
+
+
+def _quarter_after(raw: list[str], j: int) -> int:
+    """Words from ``j`` that name a quarter of the place before them, closing its cell: a
+    sales division or a district named for a city's part ("DIVISION: Chicago South",
+    "Detroit West", "(Indy East & West)"). 0 when none."""
+    def compass(k: int) -> bool:
+        return k < len(raw) and bare_word(raw[k]).rstrip(".,;:").lower() in _COMPASS and \
+            _capitalised(raw[k])
+    if not compass(j):
+        return 0
+    k = j + 1
+    if k + 1 < len(raw) and raw[k] in ("&", "and", "/") and compass(k + 1):
+        k += 2
+    if k < len(raw) and not raw[k - 1].endswith((",", ";", ")")):
+        return 0   # more words in the cell: "Chicago West Side Story" is another name
+    return k - j
 
 
 def _split_capital(layout: PageView, seg: list[int], i: int) -> bool:

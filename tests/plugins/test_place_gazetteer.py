@@ -154,6 +154,17 @@ def test_a_regional_city_named_like_a_person_a_ward_or_a_material_is_no_place(ru
     assert not _places(rules, [row])
 
 
+@pytest.mark.parametrize("row, place", [
+    ("DIVISION: Chicago South", "Chicago South"),      # an unseen FUNSD sales report
+    ("Markets: Dallas North, Dallas South", "Dallas North,"),
+    ("Results (Chicago East & West) follow", "Chicago East & West"),
+])
+def test_a_quarter_of_a_city_closing_its_cell_is_the_place(rules, row, place):
+    """Sales divisions are named for a city's part, as the dev set's "Detroit West" is
+    annotated: the compass word is the place's, not the start of a longer name."""
+    assert place.rstrip(",") in _places(rules, [row])
+
+
 def test_the_gazetteer_is_geonames_above_the_threshold():
     gaz = load_gazetteer()
     # cities of half a million and more, every capital, every country
