@@ -114,6 +114,10 @@ def test_invalid_ip_is_not_online_id(det):
     ("Call (555) 234-567O now", "(555) 234-567O"),
     # a speck beside a separator, read as a second one
     ("call _342,.660.3585 today", "342,.660.3585"),
+    # an exchange's name before all-figure dialling (unseen FUNSD agency forms of the 1960s)
+    ("Telephone: LT 3-7777", "LT 3-7777"),
+    ("Call PLaza 5-1234 today", "PLaza 5-1234"),
+    ("Call MUrray Hill 2-7500 today", "MUrray Hill 2-7500"),
 ])
 def test_phone_formats(det, text, value):
     assert ("PHONE", value) in found(det, [text])
