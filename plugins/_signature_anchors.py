@@ -41,6 +41,7 @@ RULE_ABOVE = 4.0          # a signature sits on its line: its bottom within 4 h 
 RULE_BELOW = 1.0          # rule, or crossing it by up to 1 h
 DATE_CAPTIONS = {"date", "dated", "expires", "expiry", "expiration"}
 DATE_CAPTION_GAP = 12.0   # a date caption's blank line reaches up to 12 h right of it
+BIRTH_DATE_WORDS = {"year", "date"}   # "... of Birth" captions that ask for a date
 
 
 # words that may follow the request to initial ("Initial here", "Initial and date")
@@ -173,7 +174,12 @@ def after_date_caption(box, words, h: float) -> bool:
             min(w.bbox[3], y1) - max(w.bbox[1], y0) >= 0.5 * (w.bbox[3] - w.bbox[1])]
     if not left:
         return False
-    return alnum(max(left, key=lambda w: w.bbox[2]).text) in DATE_CAPTIONS
+    left.sort(key=lambda w: w.bbox[2])
+    last = alnum(left[-1].text)
+    # "Year of Birth", "Date of Birth" ask for a date; "Place of Birth" does not
+    birth = last == "birth" and len(left) >= 3 and alnum(left[-2].text) == "of" and \
+        alnum(left[-3].text) in BIRTH_DATE_WORDS
+    return last in DATE_CAPTIONS or birth
 
 
 def near_label(box, labels, h: float) -> bool:

@@ -151,6 +151,18 @@ def test_handwriting_after_a_date_caption_is_the_date(ocr, caption, kind):
     assert found.type == kind and iou(found.bbox, gold) >= 0.6
 
 
+@pytest.mark.parametrize("caption,kind", [("5. Year of Birth", "DATE"), ("Place of Birth", "SIGNATURE")])
+def test_handwriting_after_a_birth_date_caption_is_the_date(ocr, caption, kind):
+    # a FARA short form's "5. Year of Birth" filled in by hand (unseen FARA pages) asks
+    # for a date; "Place of Birth" does not
+    img = letter(caption)
+    arr = np.array(img)
+    gold = draw_signature(arr, 330, 715, 200, 46, seed=0)
+    image = Image.fromarray(arr).convert("RGB")
+    [found] = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert found.type == kind and iou(found.bbox, gold) >= 0.6
+
+
 def draw_flourish(arr: np.ndarray, x: int, y_base: int, width: int, height: int) -> tuple:
     """One pen run written large: a tall slanted capital, then joined loops of falling height
     across ``width`` (a notary's signature in one stroke). Returns its ink box."""
