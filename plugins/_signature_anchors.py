@@ -42,6 +42,8 @@ RULE_BELOW = 1.0          # rule, or crossing it by up to 1 h
 DATE_CAPTIONS = {"date", "dated", "expires", "expiry", "expiration"}
 DATE_CAPTION_GAP = 12.0   # a date caption's blank line reaches up to 12 h right of it
 BIRTH_DATE_WORDS = {"year", "date"}   # "... of Birth" captions that ask for a date
+CAPTION_UNDER = 3.0       # a caption printed under the line stands within 3 h below the ink
+PHRASE_GAP = 1.0          # the words of one caption stand a word's space apart
 
 
 # words that may follow the request to initial ("Initial here", "Initial and date")
@@ -180,6 +182,26 @@ def after_date_caption(box, words, h: float) -> bool:
     birth = last == "birth" and len(left) >= 3 and alnum(left[-2].text) == "of" and \
         alnum(left[-3].text) in BIRTH_DATE_WORDS
     return last in DATE_CAPTIONS or birth
+
+
+def over_date_caption(box, words, h: float) -> bool:
+    """Handwriting over a date caption printed under its line ("(Date of signature)" under
+    a FARA statement's signature block, "Date" under the left rule of a "Signature / Date"
+    pair): the date written in. The caption is the phrase of confidently read print right
+    under the box (within CAPTION_UNDER), read from its first word: the word under the box
+    and the words before it at a word's spacing."""
+    under = [w for w in words if w.conf >= CONFIDENT and box[3] - 0.5 * h <= w.bbox[1] <= box[3] + CAPTION_UNDER * h
+             and w.bbox[0] < box[2] and w.bbox[2] > box[0]]
+    if not under:
+        return False
+    top = min(w.bbox[1] for w in under)
+    row = sorted((w for w in words if w.conf >= CONFIDENT and abs(w.bbox[1] - top) <= 0.5 * h),
+                 key=lambda w: w.bbox[0])
+    first = min((w for w in under if abs(w.bbox[1] - top) <= 0.5 * h), key=lambda w: w.bbox[0])
+    k = row.index(first)
+    while k > 0 and row[k].bbox[0] - row[k - 1].bbox[2] <= PHRASE_GAP * h:
+        k -= 1
+    return alnum(row[k].text) in DATE_CAPTIONS
 
 
 def near_label(box, labels, h: float) -> bool:

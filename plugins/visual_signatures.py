@@ -42,7 +42,7 @@ from redactor.plugin_api import OcrPage, Redaction, VisualDetector, union_box
 from redactor_plugins._options import as_bool
 from redactor_plugins._signature_anchors import (INITIALS, Anchors, after_date_caption, at_edge, initials_in_margin,
                                                  is_label, letters_box, near_label, on_rule, opens_blank,
-                                                 over_typed_name, print_extent, typed_names)
+                                                 over_date_caption, over_typed_name, print_extent, typed_names)
 from redactor_plugins._signature_dates import split_date
 from redactor_plugins._signature_strokes import (Strokes, bands, circles_print, pen_strokes, pieces_of, print_share,
                                                  ring_holes, strokes_of)
@@ -119,7 +119,8 @@ class SignatureDetector(VisualDetector):
     def find(self, image, page: OcrPage | None) -> list[Redaction]:
         words = words_of(page)
         h = text_height(words, image.size[1])
-        return [Redaction(box, "DATE" if kind == "DATE" or after_date_caption(box, words, h) else "SIGNATURE",
+        return [Redaction(box, "DATE" if kind == "DATE" or after_date_caption(box, words, h) or
+                          over_date_caption(box, words, h) else "SIGNATURE",
                           "", score, (self.name,))
                 for box, score, kind in self.clusters(image, page)]
 

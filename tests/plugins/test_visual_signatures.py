@@ -163,6 +163,25 @@ def test_handwriting_after_a_birth_date_caption_is_the_date(ocr, caption, kind):
     assert found.type == kind and iou(found.bbox, gold) >= 0.6
 
 
+@pytest.mark.parametrize("caption,kind", [("(Date of signature)", "DATE"), ("(Signature)", "SIGNATURE")])
+def test_handwriting_over_a_date_caption_under_the_line_is_the_date(ocr, caption, kind):
+    # a FARA statement's signature block prints its captions under the rules: the hand
+    # over "(Date of signature)" writes the date (unseen FARA pages), over "(Signature)"
+    # it signs
+    img = Image.new("L", PAGE, 255)
+    d = ImageDraw.Draw(img)
+    font = ImageFont.truetype(FONT, 22)
+    d.text((110, 140), "I confirm that the details given above are true and complete.", font=font, fill=0)
+    d.text((110, 180), "Please return this form to the office named in the letter.", font=font, fill=0)
+    d.line((200, 722, 700, 722), fill=0, width=2)
+    d.text((320, 730), caption, font=font, fill=0)
+    arr = np.array(img)
+    gold = draw_signature(arr, 300, 716, 240, 46, seed=0)
+    image = Image.fromarray(arr).convert("RGB")
+    [found] = registry.create("visual", "signatures").find(image, ocr.read(image))
+    assert found.type == kind and iou(found.bbox, gold) >= 0.6
+
+
 def draw_flourish(arr: np.ndarray, x: int, y_base: int, width: int, height: int) -> tuple:
     """One pen run written large: a tall slanted capital, then joined loops of falling height
     across ``width`` (a notary's signature in one stroke). Returns its ink box."""
