@@ -92,6 +92,9 @@ def test_a_cell_listing_names_is_not_one_person(rules):
     ("Sworn to and subscribed before me this 4th day of March, 1988", "4th day of March, 1988"),
     ("this 25th day of __November ,19_86", "25th day of __November ,19_86"),
     ("interviews conducted on March 2 - June 8, 1983 .", "March 2 - June 8, 1983"),
+    # two days of one month: a dissemination report's mailing dates (an unseen FARA page)
+    ("U.S. Mail Jan. 15 & 31, 1992 790", "Jan. 15 & 31, 1992"),
+    ("Mailed March 2 and 9, 1985 to all members", "March 2 and 9, 1985"),
     ("U.S. Mail January/February 1986", "January/February 1986"),
     ("Economic Development Board Annual Report 1984/1985", "1984/1985"),
     ("Bids not later than 1 November", "1 November"),
