@@ -327,6 +327,17 @@ def _no_place(value: str) -> bool:
         _everyday_word_no_place(value) or _unknown_code(value)
 
 
+# "US" before an article or a determiner is the pronoun, the object of the verb before it
+# ("PLEASE RETURN TO / US THE ENCLOSED COPY", "SEND US A COPY"): the country's "US" comes
+# before a noun ("US sales", "the US market")
+_PRONOUN_US_BEFORE = re.compile(r"[ \n]+(?i:the|a|an|this|these|those|your|our|all|any|one)\b")
+
+
+def us_pronoun(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is "US" (any case) that an article follows in its sentence."""
+    return text[start:end].upper() == "US" and _PRONOUN_US_BEFORE.match(text, end) is not None
+
+
 def _unknown_code(value: str) -> bool:
     """One to three letters that no place's code or name is ("KX]": a ticked box OCR read
     as letters); "NY", "UK", "USA", "Rio" stay."""

@@ -28,7 +28,7 @@ from redactor_plugins._census_names import census_name_recognizer
 from redactor_plugins._presidio_spans import (_affiliation, _cut_word, _line_pieces, _name_pieces, _name_words,
                                              acronym_office, coined_firm, _no_place, _past_article, _product_name,
                                              _uncapitalised, _with_name_suffix, foreign_caption, initial_stops,
-                                             town_and_state)
+                                             town_and_state, us_pronoun)
 from redactor_plugins._page_language import page_language
 from redactor.plugin_api import (Detector, InputError, is_known, load_label_mapping, mapping_file,
                                 ner_or_pattern, OcrPage, is_lone_caption, only_form_words, parse_types,
@@ -331,7 +331,7 @@ class PresidioDetector(Detector):
                 # spaCy on form text: "Parent", "CLIENT", "the" are no places; nor is the
                 # caption of the line under a place it ran on into ("Pulau Pinang\nTel")
                 pieces = [(s, e) for s, e in _line_pieces(text, _past_article(text, r.start, r.end), r.end)
-                          if not _no_place(text[s:e])]
+                          if not _no_place(text[s:e]) and not us_pronoun(text, s, e)]
                 if not pieces:
                     continue
             if fine == "PERSON" and self.drop_form_words:

@@ -492,6 +492,15 @@ def test_one_everyday_word_is_a_place_only_when_a_place_has_that_name(value, pla
     assert _no_place(value) is not place
 
 
+def test_us_before_an_article_is_the_pronoun_not_the_country(detector):
+    # a dev FUNSD court transmittal in capitals: "PLEASE RETURN TO / US THE ENCLOSED ..."
+    page = page_of([["PLEASE SIGN AND RETURN TO", "US THE ENCLOSED CARBON COPY OF THIS TRANSMITTAL FORM."],
+                    ["Our sales in the US rose. US exports fell."]])
+    places = [(s.start, page.text[s.start:s.end]) for s in detector.detect(page) if s.type == "LOCATION"]
+    assert all(start > page.text.index("Our") for start, _ in places), places
+    assert [v for _, v in places].count("US") == 2, places
+
+
 def test_a_place_running_text_wraps_over_a_line_end_is_one_entity(detector):
     # a contract's paragraph: "the city of New / York" is one place to the model, as the
     # writer wrote it (redactor.paragraphs reads the line break as its space)
