@@ -39,8 +39,8 @@ from redactor.aligner import union_box
 from redactor.census_names import MAX_WORDS as NAME_MAX_WORDS
 from redactor.census_names import RETAGGED_LABELS as CENSUS_RETAGGED_LABELS
 from redactor.census_names import SCORE as CENSUS_NAME_SCORE
-from redactor.census_names import (given_names, is_census_name, reads_as_name, reads_as_rare_name, surname_rank,
-                                   surnames, veto_words)
+from redactor.census_names import (given_name_rank, given_names, is_census_name, reads_as_name, reads_as_rare_name,
+                                   surname_rank, surnames, veto_words)
 from redactor.ensemble import WEB_ADDRESS_START, merge_spans
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
 from redactor.form_vocabulary import (ADDRESS_FIELD_CAPTIONS, MONTHS, brand_words, form_words, is_lone_caption,
@@ -69,7 +69,8 @@ __all__ = [
     "mapping_file", "is_known", "parse_types", "fine_types", "group_of", "merge_spans",
     "WEB_ADDRESS_START",
     # names and a form's printed vocabulary
-    "reads_as_name", "reads_as_rare_name", "given_names", "surnames", "surname_rank", "is_census_name",
+    "reads_as_name", "reads_as_rare_name", "given_names", "given_name_rank", "surnames", "surname_rank",
+    "is_census_name",
     "veto_words", "NAME_MAX_WORDS",
     "CENSUS_RETAGGED_LABELS", "CENSUS_NAME_SCORE", "only_form_words", "is_lone_caption", "form_words",
     "personal_titles", "is_title",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from redactor.plugin_api import PageView, given_names
+from redactor.plugin_api import PageView, given_name_rank, given_names, surname_rank
 from redactor_plugins.rules.addresses import line_segments
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.lexicon import _read
@@ -80,8 +80,6 @@ def _person_name(name: str, top: int) -> bool:
     """Whether a one-word city name is among the ``top`` most frequent US census given
     names or surnames ("Cleveland", "Orlando", "Henderson"): on a page it names a person
     as often as the town."""
-    from redactor.census_names import given_name_rank, surname_rank
-
     if " " in name or "-" in name:
         return False
     ranks = [r for r in (given_name_rank(name), surname_rank(name)) if r is not None]
