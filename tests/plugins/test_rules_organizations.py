@@ -371,7 +371,6 @@ def test_a_heading_over_an_organisations_kind_is_not_its_name(forms, rows):
     assert rows[0] not in hits, hits
 
 
-
 @pytest.mark.parametrize("row, firm", [
     # dev FUNSD pages: Brown & Williamson in a brand plan's prose and in a memo's body
     ("Generate incremental volume for B&W by providing a low price", "B&W"),
