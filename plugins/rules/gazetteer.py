@@ -21,6 +21,7 @@ from redactor.plugin_api import PageView, given_name_rank, given_names, surname_
 from redactor_plugins.rules.addresses import line_segments
 from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.lexicon import _read
+from redactor_plugins.rules.people import COMPASS_WORDS
 
 # below the pattern band (0.5): a bare name from a list is a statistical kind of evidence,
 # so a model's or a rule's organisation or person on the same words decides the type
@@ -274,16 +275,12 @@ def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset
     return out
 
 
-_COMPASS = frozenset({"north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest",
-                      "central"})
-
-
 def _quarter_after(raw: list[str], j: int) -> int:
     """Words from ``j`` that name a quarter of the place before them, closing its cell: a
     sales division or a district named for a city's part ("DIVISION: Chicago South",
     "Detroit West", "(Indy East & West)"). 0 when none."""
     def compass(k: int) -> bool:
-        return k < len(raw) and bare_word(raw[k]).rstrip(".,;:").lower() in _COMPASS and \
+        return k < len(raw) and bare_word(raw[k]).rstrip(".,;:").lower() in COMPASS_WORDS and \
             _capitalised(raw[k])
     if not compass(j):
         return 0

@@ -288,8 +288,9 @@ def plausible_name(value: str, vocab: Vocab) -> bool:
                 any(is_common_word(w) and not is_census_name(w) for w in words))
 
 
-_COMPASS = frozenset({"north", "south", "east", "west", "central", "northeast", "northwest",
-                      "southeast", "southwest", "metro", "downtown"})
+# a town's part, as a sales division or a district is named for it ("Detroit North")
+COMPASS_WORDS = frozenset({"north", "south", "east", "west", "central", "northeast", "northwest",
+                           "southeast", "southwest", "metro", "downtown"})
 
 
 def place_with_compass(value: str) -> bool:
@@ -297,7 +298,7 @@ def place_with_compass(value: str) -> bool:
     ("DIVISION NAME: Detroit North", "Indy East"): two words, the second a compass word,
     the first no census given name ("John West" is a person)."""
     words = [w.strip(".,;:()") for w in value.split()]
-    return len(words) == 2 and words[1].lower() in _COMPASS and words[0][:1].isupper() and \
+    return len(words) == 2 and words[1].lower() in COMPASS_WORDS and words[0][:1].isupper() and \
         words[0].upper() not in given_names()
 
 
