@@ -278,7 +278,7 @@ def find_gazetteer_hits(layout: PageView, gaz: Gazetteer, state_names: frozenset
 def _quarter_after(raw: list[str], j: int) -> int:
     """Words from ``j`` that name a quarter of the place before them, closing its cell: a
     sales division or a district named for a city's part ("DIVISION: Chicago South",
-    "Detroit West", "(Indy East & West)"). 0 when none."""
+    "Detroit West", "(Chicago East & West)"). 0 when none."""
     def compass(k: int) -> bool:
         return k < len(raw) and bare_word(raw[k]).rstrip(".,;:").lower() in COMPASS_WORDS and \
             _capitalised(raw[k])
