@@ -37,6 +37,9 @@ _DATE_CAPTION = re.compile(r"^(?:Date[ds]?|DATE[DS]?)[:.;]?$")
 _MISREAD_DATE_CAPTION = re.compile(r"^(?:[pPoO0b]ate|[PO0]ATE)[:;]$")
 CAPTION_REACH = 20.0       # a date caption's blank reaches up to 20 text heights right of it
                            # (a form's value column: "Authorization Date ...... 2/26/98")
+_JOINING_WORDS = frozenset({"and", "or", "of", "to", "the", "for", "from", "by", "with", "per"})
+PHRASE_WORDS = 5           # a caption phrase "Date ... :" is at most five more words
+CAPTION_CONF = 60.0        # ... each read as print
 CAPTION_WORDS = 4          # a written date is read as at most four pieces
 PEN_HEIGHT = 1.5           # a word this many times the caption's height is written by hand ...
 PEN_CONF = 50.0            # ... and so is one with figures OCR read below this confidence
@@ -100,13 +103,44 @@ def jurat_date_hits(layout: PageView) -> list[Hit]:
 
 def _handwritten(layout: PageView, i: int, caption_h: float) -> bool:
     w = layout.words[i]
-    alnum = sum(c.isalnum() for c in w.text)
-    if alnum < 2:
-        return False
+    tall = w.bbox[3] - w.bbox[1] >= PEN_HEIGHT * caption_h
+    unsure = 0 <= w.conf < PEN_CONF
     if any(ch.isdigit() for ch in w.text):
-        return w.bbox[3] - w.bbox[1] >= PEN_HEIGHT * caption_h or 0 <= w.conf < PEN_CONF
-    # letters: a tall word OCR made of a pen's figures ("tala"), not a printed word
-    return w.bbox[3] - w.bbox[1] >= PEN_HEIGHT * caption_h and not is_common_word(w.text.lower())
+        # a figure or two of the pen's date OCR cut off ("2/" of "6/27/89")
+        return tall or unsure
+    if sum(c.isalpha() for c in w.text) < 2:
+        return False
+    # letters: a tall word OCR made of a pen's figures ("tala"), not a printed word, or one
+    # it could hardly read ("uf»", "-a/as" at 0-16 %: a short word's letters by chance)
+    return tall and (unsure or not is_common_word(w.text.lower()))
+
+
+def _to_date(layout: PageView, c: int) -> bool:
+    """"Committed To Date:", "Spent to Date", "Year-to-Date": a budget's amount so far, not
+    a date field."""
+    before = layout.words[c - 1].text.strip().lower() if c else ""
+    return (before in ("to", "-to-") or before.endswith("-to")) and layout.word_line[c - 1] == layout.word_line[c]
+
+
+def _caption_end(layout: PageView, c: int) -> int:
+    """The last word of the caption "Date" begins: a form's date field is often named by a
+    phrase that opens with the word and closes with a colon ("DATE POSTING COMPLETED:",
+    "Date forwarded to Promotion Services:", "Date of birth:"); its blank is after the
+    colon. Printed words only, on the caption's line; the caption itself when no colon
+    closes a phrase within PHRASE_WORDS."""
+    words = layout.words
+    if words[c].text.strip().endswith((":", ";")):
+        return c
+    for i in range(c + 1, min(len(words), c + 1 + PHRASE_WORDS)):
+        w = words[i]
+        t = w.text.strip()
+        if layout.word_line[i] != layout.word_line[c] or w.conf < CAPTION_CONF or not t.rstrip(":;").isalpha():
+            return c
+        if t.endswith(":"):
+            # a phrase closes on a noun or a participle ("RECEIVED:"); a colon OCR read
+            # after "and" ("Date and: Place of Birth") closes none
+            return i if len(t) > 4 and t[:-1].lower() not in _JOINING_WORDS else c
+    return c
 
 
 def _beside(layout: PageView, c: int) -> list[int]:
@@ -128,14 +162,19 @@ def captioned_date_hits(layout: PageView) -> list[Hit]:
     """The handwritten fill-ins of the page's date captions ("Date  tala a" -> "tala")."""
     words, text = layout.words, layout.page.text
     out = []
-    for c, word in enumerate(words):
+    for first, word in enumerate(words):
         if not (_DATE_CAPTION.match(word.text.strip()) or _MISREAD_DATE_CAPTION.match(word.text.strip())):
             continue
+        if _to_date(layout, first):
+            continue
+        c = _caption_end(layout, first)
         caption_h = max(word.bbox[3] - word.bbox[1], 1.0)
-        reach = word.bbox[2] + CAPTION_REACH * max(caption_h, layout.text_height)
+        reach = words[c].bbox[2] + CAPTION_REACH * max(caption_h, layout.text_height)
         picked = []
         for i in _beside(layout, c)[:CAPTION_WORDS]:
-            if words[i].bbox[0] > reach or not _handwritten(layout, i, caption_h):
+            x0, y0, x1, y1 = words[i].bbox
+            # an archive number stamped up the margin is print turned 90 degrees
+            if x0 > reach or y1 - y0 > 2 * (x1 - x0) or not _handwritten(layout, i, caption_h):
                 break
             picked.append(i)
         # one span per run of the page's text: pieces OCR put on a line of their own are

@@ -108,6 +108,18 @@ def _date_numeric(t: str) -> bool:
     return _month_and_day(a, b) and (len(parts[2]) == 2 or 1900 <= y <= 2099)
 
 
+# a typed 1 or 0 as OCR reads a worn typewriter face ("L2/4/80" for 12/4/80, "I0/3/79")
+_FIGURE_LOOKALIKES = str.maketrans({"I": "1", "l": "1", "L": "1", "|": "1", "O": "0", "o": "0"})
+
+
+def _date_numeric_misread(t: str) -> bool:
+    # at most two figures misread, and most of the date real figures (a code "IL/LO/88" is
+    # no date)
+    lookalikes = sum(c in "IlL|Oo" for c in t)
+    return 1 <= lookalikes <= 2 and sum(c.isdigit() for c in t) >= 3 and \
+        _date_numeric(t.translate(_FIGURE_LOOKALIKES))
+
+
 def _date_range(t: str) -> bool:
     # both ends of "3/12/81-3/24/81" are calendar dates
     first, second = re.split(r"\s*[\-–]\s*", t, maxsplit=1)
@@ -182,7 +194,8 @@ VALIDATORS: dict[str, Callable[[str], bool]] = {
     "card": _card, "ssn": _ssn, "ein": _ein, "aba": _aba, "iban": _iban, "ipv4": _ipv4,
     "ipv4_misread": _ipv4_misread,
     "phone_nanp": _phone_nanp, "phone_intl": _phone_intl, "phone_national": _phone_national,
-    "date_numeric": _date_numeric, "month_capitalised": _month_capitalised, "email": _email,
+    "date_numeric": _date_numeric, "date_numeric_misread": _date_numeric_misread,
+    "month_capitalised": _month_capitalised, "email": _email,
     "date_time": _date_time, "date_range": _date_range, "weekday_date": _weekday_date,
     "month_capitalised_inside": _month_capitalised_inside, "year_span": _year_span,
     "long_number": _long_number, "alnum_code": _alnum_code,

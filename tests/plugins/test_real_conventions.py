@@ -830,6 +830,35 @@ def test_a_handwritten_fill_in_of_a_date_caption_is_a_date():
     assert ("DATE", "T26198") in {(s.type, s.text) for s in rules.detect(page)}
 
 
+def test_a_date_captions_phrase_is_filled_in_after_its_colon():
+    """"DATE POSTING COMPLETED:" names one date field: the pen's figures after the colon,
+    however OCR read them ("-a/as /35" at 0-8 %, "uf» 2/"), are the date; a colon OCR put
+    after "and" closes no caption."""
+    from redactor_plugins.rules.handwritten_dates import captioned_date_hits
+    page = _words_page([
+        ("DATE", (68, 94, 97, 106), 96.0, 0), ("POSTERS", (106, 95, 156, 106), 96.0, 0),
+        ("RECEIVED", (165, 94, 223, 106), 71.0, 0), ("FROM", (232, 94, 260, 106), 92.0, 0),
+        ("LITHOGRAPHER:", (269, 93, 363, 105), 92.0, 0), ("uf»", (390, 65, 422, 111), 16.0, 0),
+        ("2/", (427, 73, 449, 105), 41.0, 0),
+        ("DATE", (68, 181, 96, 192), 95.0, 1), ("POSTING", (106, 181, 156, 192), 96.0, 1),
+        ("COMPLETED:", (165, 181, 236, 192), 95.0, 1), ("-a/as", (262, 163, 302, 196), 0.0, 1),
+        ("/35", (310, 168, 342, 191), 8.0, 1),
+        ("Date", (90, 235, 126, 250), 93.0, 2), ("and:", (131, 235, 162, 252), 82.0, 2),
+        ("Place‘of-", (168, 232, 233, 255), 40.0, 2), ("Birth>", (237, 234, 281, 249), 62.0, 2)])
+    got = {page.text[h.start:h.end] for h in captioned_date_hits(page_view(page))}
+    assert got == {"uf» 2/", "a/as /35"}, got
+
+
+@pytest.mark.parametrize("row, date", [("DATE RECEIVED —L2/4/80", "L2/4/80"), ("Date: I0/3/79", "I0/3/79"),
+                                       ("CODE IL/LO/88", None), ("Ref 12/4/80", "12/4/80")])
+def test_a_typed_dates_one_read_as_a_letter_is_still_a_date(rules, row, date):
+    """A worn typewriter's 1 read as "L" or "I", its 0 as "O": the slashes and the year keep
+    the date; a code of letters between slashes is none."""
+    page = page_from_rows([row])
+    dates = {page.text[s.start:s.end] for s in rules.detect(page) if s.type == "DATE"}
+    assert (date in dates) if date else not dates, dates
+
+
 @pytest.mark.parametrize("words", [
     # print after the caption: an amount, a word OCR boxed inside the caption's own box
     [("Committed", (301, 75, 365, 85), 95.0, 0), ("to", (374, 77, 387, 85), 96.0, 0),
