@@ -108,16 +108,13 @@ def _date_numeric(t: str) -> bool:
     return _month_and_day(a, b) and (len(parts[2]) == 2 or 1900 <= y <= 2099)
 
 
-# a typed 1 or 0 as OCR reads a worn typewriter face ("L2/4/80" for 12/4/80, "I0/3/79")
-_FIGURE_LOOKALIKES = str.maketrans({"I": "1", "l": "1", "L": "1", "|": "1", "O": "0", "o": "0"})
-
-
 def _date_numeric_misread(t: str) -> bool:
     # at most two figures misread, and most of the date real figures (a code "IL/LO/88" is
-    # no date)
+    # no date); a typewriter's 1 read as "L" too ("L2/4/80" for 12/4/80), which the shared
+    # confusions leave out (a capital L in an identifier is a letter)
     lookalikes = sum(c in "IlL|Oo" for c in t)
     return 1 <= lookalikes <= 2 and sum(c.isdigit() for c in t) >= 3 and \
-        _date_numeric(t.translate(_FIGURE_LOOKALIKES))
+        _date_numeric(t.replace("L", "1").translate(cs.OCR_DIGIT_CONFUSIONS))
 
 
 def _date_range(t: str) -> bool:
