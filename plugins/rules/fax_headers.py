@@ -24,6 +24,8 @@ TOP_SHARE = 0.2          # the header runs across the top fifth of the page (or 
                          # some machines print it)
 _DATE = re.compile(r"^\d{1,2}[/.\-]\d{1,2}[/.\-]\d{2,4}$|^[A-Z]{3}[-.]?\d{1,2}[-.]?\d{2,4}$")
 _CLOCK = re.compile(r"^\d{1,2}:\d{2}(?::\d{2})?(?:[AP]M)?$")
+# the page count a fax machine prints at the line's end: "@003/003", "001/002", "P.01/03"
+_PAGE_COUNT = re.compile(r"^[@©]?(?:P\.?)?0\d{1,2}/0?\d{1,3}$")
 _NAME_WORD = re.compile(r"^[A-Z][A-Z&.'\-]*$")
 MAX_NAME_WORDS = 4
 
@@ -40,10 +42,19 @@ def fax_sender_hits(layout: PageView) -> list[Hit]:
         if TOP_SHARE * height < line.y0 < (1 - TOP_SHARE) * height:
             continue
         toks = [layout.words[i].text.strip(",;") for i in line.words]
-        if len(toks) < 4 or not _DATE.match(toks[0]) or not _CLOCK.match(toks[1]):
+        if len(toks) < 4:
+            continue
+        if _DATE.match(toks[0]) and _CLOCK.match(toks[1]):
+            k = 2
+        elif _PAGE_COUNT.match(toks[-1]):
+            # the date and time OCR lost at the scan's edge ("\ 17 S214 340 9308 LORILLARD ++
+            # NYO SLS GEN @003/003"): the page count closing the line names it a fax's
+            # header as well; the number starts after the first figures
+            k = next((i for i, t in enumerate(toks) if _digits(t) >= 2), len(toks))
+        else:
             continue
         # the station's number: digits up to the first word of letters (a "FAX" tag between)
-        k, number = 2, 0
+        number = 0
         while k < len(toks) and (toks[k].upper() in ("FAX", "TEL", "FROM") or _digits(toks[k]) >= len(toks[k]) - 1):
             number += _digits(toks[k])
             k += 1

@@ -1033,8 +1033,12 @@ def test_a_slash_read_as_a_bracket_or_bar_still_makes_a_date(rules, row, date):
     # fax transmission lines as Tesseract read them on real FUNSD pages
     ("09/07/35 15:48 317 3450971 LORILLARD ; @o01/002", "LORILLARD"),
     ("12/08/37 09:01 FAX 1 732 583 8977 LORILLARD TOB CO +++ NYO - SALES 002/003", "LORILLARD TOB CO"),
+    # the date and time lost at the scan's edge: the page count closing the line says fax
+    ("\\ 17 S214 340 9308 LORILLARD ++ NYO SLS GEN @003/003", "LORILLARD"),
     # a log line with a date and a time but no station number names no sender
-    ("12/08/97 09:01 MEETING WITH SALES", None)])
+    ("12/08/97 09:01 MEETING WITH SALES", None),
+    # a number and capitals before a count that closes no fax line: an order's row
+    ("ORDER 5551234 ACME PARTS 12 UNITS", None)])
 def test_the_station_a_fax_header_names_is_the_sender_organization(rules, row, sender):
     from redactor_plugins.rules.fax_headers import fax_sender_hits
     page = page_from_rows([row])
