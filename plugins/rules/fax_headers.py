@@ -6,8 +6,9 @@ and the name it was set up with (its station identifier, almost always the compa
 "12/08/97 09:01 FAX 1 732 583 8977 LORILLARD TOB CO +++ NYO - SALES 002/003"), then the page
 count. The name is in capitals, after the number, before the page count or the receiving
 side's marks; OCR reads the line's digits poorly ("09/07/35 15:48 317 3450971 LORILLARD ;
-@o01/002") but its order holds. Only a line that opens with a date and a clock time and has a
-number of seven digits or more before the name is such a header.
+@o01/002") but its order holds. Only a line that opens with a date and a clock time, or one
+the page count closes (its date lost at the scan's edge), and has a number of seven digits or
+more before the name is such a header.
 
 Pure functions on the page's lines."""
 from __future__ import annotations

