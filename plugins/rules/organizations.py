@@ -164,10 +164,13 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
                              frozenset(w.upper() for w in ampersand_terms))
 
 
+_ABBREVIATED_END = re.compile(r"(?i)\b(?:co|inc|corp|ltd|bros|bhd|pty|pvt|pte|assocs?|assn|intl|dist|mfg|mfrs)\.$"
+                              r"|\.[A-Za-z]\.$")
+
+
 def _strip_full_stop(text: str, start: int, end: int) -> int:
     """A sentence's full stop after the name is not part of it; an abbreviation's is."""
-    if text[end - 1] == "." and not re.search(r"(?i)\b(?:co|inc|corp|ltd|bros|bhd|pty|pvt|pte)\.$|\.[A-Za-z]\.$",
-                                              text[start:end]):
+    if text[end - 1] == "." and not _ABBREVIATED_END.search(text, start, end):
         return end - 1
     return end
 
@@ -253,8 +256,8 @@ def _only_activity(words: str, forms: OrganizationForms) -> bool:
 
 # the words that say what kind of firm or body a name is and nothing else: a form's heading
 # in capitals uses trades and units ("APPLICATION FOR GROUP INSURANCE"), not these
-_FIRM_KINDS = frozenset({"enterprises", "industries", "associates", "laboratories", "holdings", "institute",
-                         "foundation"})
+_FIRM_KINDS = frozenset({"enterprises", "industries", "associates", "assoc.", "assocs.", "laboratories", "holdings",
+                         "institute", "foundation"})
 _CAPITAL_JOINERS = frozenset({"OF", "AND", "THE", "FOR", "TO", "BY", "IN", "ON", "AT", "OR"})
 _PARENT_OF = re.compile(r"\b(?:[Dd]ivision|DIVISION|[Ss]ubsidiary|SUBSIDIARY)[ ](?:of|OF)[ ](?:(?:the|THE)[ ])?")
 _AFTER_OPTION = re.compile(r"[ ]or[ ]$")

@@ -395,3 +395,22 @@ def test_the_trades_ampersand_abbreviations_and_an_archive_legend_are_no_firm(fo
 def test_the_legend_spans_the_cells_of_its_row(forms):
     """OCR may cut the legend into cells: the words before the initials still make it one."""
     assert not [v for v in _page_hits([[(20, "PRODUCED FROM"), (300, "B&W WEB SITE")]], forms) if "&" in v]
+
+
+@pytest.mark.parametrize("text, name", [
+    # unseen FUNSD forms (training split): an order's vendor and a fax sender's firm
+    ("Mackoul Dist. 10/5", "Mackoul Dist."),
+    ("AB RESEARCH ASSOC.", "AB RESEARCH ASSOC."),
+    ("Hammond Mfg. Co.", "Hammond Mfg. Co."),
+    ("Shipped by Kessler Distributors", "Kessler Distributors"),
+])
+def test_a_firms_kind_abbreviated_closes_its_name(forms, text, name):
+    """Letterheads, order forms and vendor lists abbreviate a firm's kind ("Assoc.", "Mfg.",
+    "Dist."); the stop is the abbreviation's, kept in the name."""
+    assert name in [v for v, _ in found(text, forms)]
+
+
+@pytest.mark.parametrize("text", ["Sales Distributors meeting", "School Dist. 4 report", "MARKET ASSN. MEETING"])
+def test_an_abbreviated_trade_after_common_words_is_no_firm(forms, text):
+    """The trade abbreviated, like the trade written out, needs a proper name before it."""
+    assert not found(text, forms)
