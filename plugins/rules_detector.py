@@ -27,7 +27,7 @@ from redactor_plugins.rules.hits import Hit
 from redactor_plugins.rules.labels import find_label_hits
 from redactor_plugins.rules.lexicon import load_labels, load_patterns, load_vocab
 from redactor_plugins.rules.names import COLUMN_GAP, find_name_hits
-from redactor_plugins.rules.org_names import distinguished_name_hits, short_name_hits
+from redactor_plugins.rules.org_names import distinguished_name_hits, firms_atop_address_values, short_name_hits
 from redactor_plugins.rules.organizations import find_organization_hits, load_organization_forms
 from redactor_plugins.rules.patterns import check_validators, find_pattern_hits, table_row_with_ratio
 from redactor_plugins.rules.phone_rows import phone_row_hits
@@ -270,6 +270,7 @@ class RulesDetector(Detector):
             hits += damaged_repeats(layout, hits)
         if "organizations" not in off:
             hits = _firms_under_name_captions(page.text, hits, self.types)
+            hits = firms_atop_address_values(page.text, hits, self.org_forms)
             orgs = [h for h in hits if self.types.get(h.rule) == "ORGANIZATION"]
             hits += short_name_hits(page.text, orgs, self.org_forms) + bracketed_registration_hits(page.text, orgs)
         if self.gazetteer is not None:

@@ -341,3 +341,34 @@ def _cell_over(layout, above, x0: float, x1: float, h: float) -> list[int]:
     if b + 1 < len(ids) and layout.words[ids[b + 1]].bbox[0] - layout.words[ids[b]].bbox[2] < CELL_GAP * h:
         return []
     return [ids[k] for k in inside]
+
+
+def firms_atop_address_values(text: str, hits: list[Hit], forms: OrganizationForms) -> list[Hit]:
+    """An "Address:" caption's value often opens with the addressee's company ("ADDRESS:
+    Philip Morris Europe / Fabriques de Tabac Réunies S.A. / CH-2003 Neuchatel"): a line
+    that ends in a company's legal form is the organisation, and so is every line above it
+    (the group over its company), not the postal address, which is its street and town
+    lines. Those lines become organisation hits with the caption's score; the address hit
+    keeps the lines after them, or goes when none is left."""
+    from redactor_plugins.rules.organizations import find_organization_hits_in_text
+
+    out = []
+    for h in hits:
+        if h.rule != "label_address":
+            out.append(h)
+            continue
+        lines = [(m.start() + h.start, m.end() + h.start) for m in re.finditer(r"[^\n]+", text[h.start:h.end])]
+        top = -1
+        for i, (s, e) in enumerate(lines):
+            line = text[s:e].rstrip(" ,")
+            last = line.rsplit(" ", 1)[-1].lower()
+            if (last in forms.legal or last.strip(".") in forms.legal) and \
+                    any(f.end >= len(line.rstrip(".")) for f in find_organization_hits_in_text(line, forms)):
+                top = i
+        if top < 0:
+            out.append(h)
+            continue
+        out += [Hit("label_organization", s, s + len(text[s:e].rstrip(" ,")), h.score) for s, e in lines[:top + 1]]
+        if top + 1 < len(lines):
+            out.append(Hit(h.rule, lines[top + 1][0], h.end, h.score))
+    return out

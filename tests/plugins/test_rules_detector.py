@@ -1463,3 +1463,25 @@ def test_a_table_rows_cells_are_no_long_number(det):
 def test_a_number_typed_in_spaced_groups_stays_one_identifier(det):
     got = _spans(det, page_from_rows(["Ref 4471 8823 9910 enclosed", [(20, "Code"), (300, "AT-P 317 230")]]))
     assert ("REFERENCE_NUMBER", "4471 8823 9910") in got, got
+
+
+def test_the_company_atop_an_address_caption_is_the_organisation(det):
+    """Unseen FUNSD fax (training split): the addressee's company lines under "ADDRESS:"
+    are organisations; the postal lines stay the address."""
+    rows = [[(20, "ADDRESS:"), (200, "Philip Morris Europe")],
+            [(200, "Fabriques de Tabac Réunies S.A.")],
+            [(200, "CH-2003 Neuchatel")]]
+    spans = found(det, rows)
+    assert ("ORGANIZATION", "Fabriques de Tabac Réunies S.A.") in spans
+    assert ("ORGANIZATION", "Philip Morris Europe") in spans
+    assert not [t for ty, t in spans if ty == "ADDRESS" and ("Philip" in t or "Fabriques" in t)]
+    assert any(ty == "ADDRESS" and "Neuchatel" in t for ty, t in spans)
+
+
+def test_an_address_without_a_company_line_stays_whole(det):
+    rows = [[(20, "Address:"), (200, "Flat 4, Rose Court")],
+            [(200, "14 King Street")],
+            [(200, "Leeds LS1 2HL")]]
+    spans = found(det, rows)
+    assert not [t for ty, t in spans if ty == "ORGANIZATION"]
+    assert any(ty == "ADDRESS" and "Rose Court" in t and "King Street" in t for ty, t in spans)
