@@ -281,3 +281,9 @@ def check_config(cfg: RedactorConfig) -> None:
     lists_from_config(cfg)   # a bad term, regex or type: InputError naming the key
     from redactor.user_patterns import load_pattern_files
     load_pattern_files(cfg.patterns)
+    # refused here, before any command makes an output folder or reads a page
+    from redactor.render import parse_fill
+    from redactor.taxonomy import parse_types
+    if cfg.types:
+        parse_types(cfg.types)
+    parse_fill(str(cfg.fill))

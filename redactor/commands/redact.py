@@ -305,12 +305,13 @@ def run(args) -> int:
         if p.is_dir():
             raise InputError(f"{p} is a folder; use `redactor batch {p} --out DIR` for folders")
     names = output_names(inputs)
+    # a bad option is refused before the output folder is made or touched
+    config = config_from_args(args)
     out_dir = Path(args.out)
     check_writable(out_dir)
     # what a killed run left half-written (never a final name)
     sweep_partial_outputs(out_dir)
     sweep_partial_outputs(out_dir / QUARANTINE_DIR)
-    config = config_from_args(args)
     if args.preview and args.verify:
         log.warning("--verify does not run with --preview (nothing is burned yet)")
     audit = AuditLog(args.audit, [out_dir]) if args.audit else None

@@ -112,7 +112,7 @@ def test_bad_options_are_one_line_errors(page, tmp_path, capsys, args, code, nee
     assert main(["redact", str(path), "--out", str(tmp_path / "o"), *args]) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and needle in err[0]
-    assert not (tmp_path / "o" / "contact.redacted.png").exists()
+    assert not (tmp_path / "o").exists()       # refused before the output folder is made
 
 
 def test_unwritable_output_folder(page, tmp_path, capsys):
