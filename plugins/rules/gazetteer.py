@@ -148,7 +148,7 @@ def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
     kept = {n for n, pop in population.items()
             if n.lower() not in drop and not _is_common_word(n, pop, margin, min_zipf)}
     # official, older and constituent-country names are places whatever wordfreq says
-    kept |= {fold(str(n)) for n in cfg.get("country_forms") or []}
+    kept |= {fold(str(n)) for n in (cfg.get("country_forms") or []) + (cfg.get("city_forms") or [])}
     official = {fold(f"{form} of {article}{c['name']}") for c in countries.values()
                 for form in cfg.get("state_forms") or [] for article in ("", "the ")}
     kept |= official

@@ -156,6 +156,17 @@ def test_a_us_city_of_a_hundred_thousand_named_bare_is_a_place(rules, row, place
     assert place in _places(rules, [row])
 
 
+@pytest.mark.parametrize("row, place", [
+    ("Cologne, 28. Apr. 98", "Cologne"),        # an unseen FUNSD fax from a German laboratory
+    ("Agents in Bombay and Calcutta", "Bombay"),
+    ("Offices: Frankfurt", "Frankfurt"),
+])
+def test_a_city_written_by_its_english_or_older_name_is_a_place(rules, row, place):
+    """GeoNames names Köln, Frankfurt am Main and Mumbai so; English documents, old ones
+    especially, write Cologne, Frankfurt and Bombay."""
+    assert place in _places(rules, [row])
+
+
 @pytest.mark.parametrize("row", ["Newport", "NEWPORT KINGS", "Telford"])
 def test_a_british_town_of_that_size_is_no_bare_place(rules, row):
     """Newport (Wales, 128,000) is a cigarette brand on the real dev pages, Telford a
