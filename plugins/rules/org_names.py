@@ -357,18 +357,18 @@ def firms_atop_address_values(text: str, hits: list[Hit], forms: OrganizationFor
         if h.rule != "label_address":
             out.append(h)
             continue
-        lines = [(m.start() + h.start, m.end() + h.start) for m in re.finditer(r"[^\n]+", text[h.start:h.end])]
+        # each line's start and its text without the comma that runs it on
+        lines = [(m.start() + h.start, m.group().rstrip(" ,")) for m in re.finditer(r"[^\n]+", text[h.start:h.end])]
         top = -1
-        for i, (s, e) in enumerate(lines):
-            line = text[s:e].rstrip(" ,")
-            last = line.rsplit(" ", 1)[-1].lower()
-            if (last in forms.legal or last.strip(".") in forms.legal) and \
+        for i, (_, line) in enumerate(lines):
+            # (``forms.legal`` holds each form without its stops too: "s.a", "inc")
+            if line.rsplit(" ", 1)[-1].lower().strip(".") in forms.legal and \
                     any(f.end >= len(line.rstrip(".")) for f in find_organization_hits_in_text(line, forms)):
                 top = i
         if top < 0:
             out.append(h)
             continue
-        out += [Hit("label_organization", s, s + len(text[s:e].rstrip(" ,")), h.score) for s, e in lines[:top + 1]]
+        out += [Hit("label_organization", s, s + len(line), h.score) for s, line in lines[:top + 1]]
         if top + 1 < len(lines):
             out.append(Hit(h.rule, lines[top + 1][0], h.end, h.score))
     return out
