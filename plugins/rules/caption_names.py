@@ -45,6 +45,8 @@ MAX_ROWS = 40
 SKIP_AFTER_ROWS = 2       # a column of this many names may pass over one cell that is none
 ROW_WORD_GAP = 3.0        # text heights: a wider gap inside a cell ends its value
 MAX_HEADER_WORDS = 6
+SLANT_SPAN = 8.0          # text heights between a line's end words to read its slant from
+MAX_SLANT = 0.07          # ... at most 4 degrees
 EVERYDAY_ZIPF = 4.0       # wordfreq: a word this common is an everyday word ("gas", "diamond")
 
 # Roles a form or a table asks the name of: people or organisations, the shape decides.
@@ -286,12 +288,34 @@ def find_caption_name_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
 
 def _next_caption_x(layout: PageView, line, x1: float) -> float:
     """Where the next cell right of ``x1`` at the line's height starts: the first word
-    with letters or digits a cell's gap away (inf: none)."""
+    with letters or digits a cell's gap away (inf: none). The height follows the line's
+    slant: a scan fed in askew runs its rows downhill (a FARA form 3 degrees off, its
+    "2. Registration No." a line's height lower than "1. Name of Registrant" beside it)."""
     h = line.height
+    slope = _slant(layout, line)
+    ends = [layout.words[w].bbox for w in line.words]
+    cx, cy = (ends[-1][0] + ends[-1][2]) / 2, (ends[-1][1] + ends[-1][3]) / 2
+
+    def beside(b) -> bool:
+        if min(line.y1, b.bbox[3]) - max(line.y0, b.bbox[1]) > 0.5 * min(h, b.bbox[3] - b.bbox[1]):
+            return True
+        return abs((b.bbox[1] + b.bbox[3]) / 2 - (cy + slope * ((b.bbox[0] + b.bbox[2]) / 2 - cx))) < 0.5 * h
+
     xs = [b.bbox[0] for b in layout.words
-          if b.bbox[0] > x1 + CELL_GAP * h and any(c.isalnum() for c in b.text) and
-          min(line.y1, b.bbox[3]) - max(line.y0, b.bbox[1]) > 0.5 * min(h, b.bbox[3] - b.bbox[1])]
+          if b.bbox[0] > x1 + CELL_GAP * h and any(c.isalnum() for c in b.text) and beside(b)]
     return min(xs, default=float("inf"))
+
+
+def _slant(layout: PageView, line) -> float:
+    """The line's slope (pixels down per pixel across) from its first and last words'
+    centres, when they lie SLANT_SPAN text heights apart; 0 for a short line, and at most
+    MAX_SLANT (a page turned further is turned by the OCR engine's orientation step)."""
+    a, b = layout.words[line.words[0]].bbox, layout.words[line.words[-1]].bbox
+    dx = (b[0] + b[2] - a[0] - a[2]) / 2
+    if dx < SLANT_SPAN * line.height:
+        return 0.0
+    slope = (b[1] + b[3] - a[1] - a[3]) / 2 / dx
+    return max(-MAX_SLANT, min(MAX_SLANT, slope))
 
 
 def _wrapped(layout: PageView, run: list[int], hit: Hit, h: float, vocab: Vocab) -> Hit:

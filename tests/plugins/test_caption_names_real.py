@@ -79,6 +79,24 @@ def test_an_answer_beside_a_higher_number_is_no_run_on_of_its_caption_nor_an_add
     assert not of_type(rules, page, "ADDRESS")
 
 
+
+def test_the_next_items_caption_on_a_page_fed_in_askew_ends_the_answers_box(rules):
+    """A FARA amendment scanned 3 degrees off (an unseen page, its words as OCR read them):
+    "2. Registration No." runs a line's height lower than "1. Name of Registrant" beside
+    it, and OCR puts it on a line of its own between the caption and the answer. It is
+    still the next item's caption beside this one, not the answer under it: the firm's
+    name under the caption is the registrant."""
+    def row(line, *cells):
+        return [WordBox(t, b, 95.0, line, 0) for t, b in cells]
+    words = row(0, ("1,", (148, 429, 163, 446)), ("Name", (178, 431, 227, 449)), ("of", (233, 434, 251, 450)),
+                ("Registrant", (258, 436, 352, 458))) + \
+        row(1, ("2.", (645, 454, 662, 471)), ("Registration", (676, 458, 789, 480)), ("No.", (795, 463, 826, 479))) + \
+        row(2, ("Quebec", (222, 485, 312, 509)), ("Government", (328, 490, 476, 515)), ("House", (491, 499, 565, 519)),
+            ("1787", (804, 513, 862, 534)))
+    page = OcrPage(1272, 1650, tuple(words), "test")
+    assert "Quebec Government House" in of_type(rules, page, "ORGANIZATION")
+
+
 @pytest.mark.parametrize("answer", ["Draftfcb", "JETRO-Houston"])
 def test_a_one_word_answer_to_a_name_of_item_is_a_firm(rules, answer):
     """A registrant named by one word (unseen FARA filings): a person is named by a given
