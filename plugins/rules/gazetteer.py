@@ -224,7 +224,9 @@ def _part_of_longer_name(gaz: Gazetteer, raw: list[str], i: int, j: int, state_n
     Tribune", "Bermuda Department of Tourism", "University of Chicago", "Mr. Houston",
     "Houston, Sam" (a surname before a first name). In a title-case cell only an
     organisation word after the place ("Tribune", "Bank") makes it one: there every word
-    is capitalised ("Chicago Football Fans")."""
+    is capitalised ("Chicago Football Fans"). Before "of", only a word that names a body
+    ("University of", "Bank of") makes one: an overview or a port "of Kobe" in a title is
+    about the city."""
     if j < len(raw):
         nxt = raw[j]
         last = raw[j - 1]
@@ -246,7 +248,8 @@ def _part_of_longer_name(gaz: Gazetteer, raw: list[str], i: int, j: int, state_n
         if prev[-1:] not in _BREAK_AFTER and _capitalised(prev) and bare_word(prev).lower() not in gaz.open_words:
             return True
         if bare_word(prev).lower() in _ORG_LINKS and i > 1 and raw[i - 2][-1:] not in _BREAK_AFTER and \
-                _capitalised(raw[i - 2]) and bare_word(raw[i - 2]).lower() not in gaz.open_words:
+                _capitalised(raw[i - 2]) and bare_word(raw[i - 2]).lower() not in gaz.open_words and \
+                (not org_words or bare_word(raw[i - 2]).lower().rstrip(".") in org_words):
             return True
     return False
 

@@ -107,6 +107,15 @@ def test_a_place_inside_a_longer_name_is_no_place_of_its_own(rules, row, inside)
     assert inside not in _places(rules, [row])
 
 
+@pytest.mark.parametrize("row", ['4. Title of material, if any "Economic Overview of Kobe"',
+                                 '"Invitation to Port of Kobe"'])
+def test_a_place_after_of_and_a_word_that_names_no_body_is_the_place(rules, row):
+    """Titles of a FARA filing's material (an unseen page): "of" after a capitalised word
+    makes a longer name only when the word names a body ("University of", "Bank of");
+    an overview or a port "of Kobe" is about the city."""
+    assert "Kobe" in _places(rules, [row])
+
+
 def test_a_place_in_an_organisation_found_by_its_form_stays_the_organisation(rules):
     found = _found(rules, ["Singapore Airlines Limited"])
     assert ("ORGANIZATION", "Singapore Airlines Limited") in found
