@@ -270,6 +270,8 @@ def organization_value(tokens: list[Token], legal: frozenset[str] = frozenset())
             break
         if len(words) >= 8 or _closes_name(tok[2], tokens[k + 1][2] if k + 1 < len(tokens) else "", legal):
             break
+        if _ends_sentence(tok[2]):
+            break    # "... to the State of Israel. Registrant will": the stop ends the sentence
     while words and words[-1][2].lower() in _ORG_JOINERS:
         words.pop()
     if words and words[0][2].lower().strip(",.") in _CAPTION_CONTINUATIONS:
@@ -506,3 +508,13 @@ def reads_as_clause(text: str) -> bool:
 _CLAUSE_WORDS = frozenset({"until", "unless", "has", "have", "had", "been", "is", "are", "was", "were", "shall",
                            "must", "should", "would", "not", "this", "that", "these", "those", "which", "when",
                            "if", "being", "be"})
+
+
+def _ends_sentence(raw: str) -> bool:
+    """Whether a word's stop ends a sentence: a whole word of five letters or more ("Israel.",
+    "Company."), not an abbreviation's stop ("Dept.", "Corp.", "Assoc.", "U.S.": short or
+    no dictionary word)."""
+    if not raw.endswith(".") or raw.endswith(".."):
+        return False
+    word = raw.rstrip(".").strip(STRIP)
+    return len(word) >= 5 and word.isalpha() and is_common_word(word.lower())

@@ -256,3 +256,14 @@ def test_the_default_pipeline_hides_an_official_country_form_as_one_place():
                            "By this fling: fhe Republic of Croatia.", "Democratic Party of Albania"])
     places = [s.text for s in Redactor(RedactorConfig()).detect(page) if s.type == "LOCATION"]
     assert "Republic of Croatia" in places and not {"Republic of", "Croatia"} & set(places), places
+
+
+def test_a_sentences_stop_after_a_place_ends_the_value(rules):
+    """An unseen FARA amendment: "... to the State of Israel. Registrant will ...". The
+    stop after a whole word ends the sentence, so the next one's first word is no part of
+    the place (an abbreviation's stop, "Dept. of", ends nothing)."""
+    found = _found(rules, ["services to the State of Israel. Registrant will continue"])
+    assert not [t for _, t in found if "Registrant" in t], found
+    assert any(ty == "LOCATION" and "Israel" in t for ty, t in found), found
+    assert ("ORGANIZATION", "Washington State Dept. of Transportation") in \
+        _found(rules, ["Washington State Dept. of Transportation"])
