@@ -308,4 +308,42 @@ def find_people_hits(layout: PageView, vocab: Vocab) -> list[Hit]:
     # "AUGUSTYN, L." is no inverted name
     inverted = [h for h in inverted_initials_names(layout, vocab)
                 if not any(f.start < h.end and h.start < f.end for f in forward)]
-    return forward + inverted + census_name_cells(layout)
+    return forward + inverted + census_name_cells(layout) + capital_surname_names(layout, vocab)
+
+
+def _given(word: str) -> bool:
+    """A census given name, hyphenated ones part by part ("Jean-Marc", "Anne-Marie")."""
+    parts = word.split("-")
+    return all(len(p) >= 2 and p[:1].isupper() and p[1:].islower() and p.upper() in given_names() for p in parts)
+
+
+def capital_surname_names(layout: PageView, vocab: Vocab) -> list[Hit]:
+    """"NICOLE, Jean-Marc": a surname in capitals, its comma, then a given name written in
+    title case (and a middle initial), as registers, rosters and filings sort people: the
+    capitals mark the surname. The surname is a census one (and no document word), the
+    given name a census given name and no place; in one cell."""
+    from redactor_plugins.rules.gazetteer import known_place   # (the gazetteer reads this module)
+
+    out = []
+    for line in layout.lines:
+        ws = line.words
+        for i, w in enumerate(ws[:-1]):
+            t = layout.words[w].text
+            bare = t[:-1]
+            if not t.endswith(",") or len(bare) < 3 or not bare.isalpha() or not bare.isupper() or \
+                    not _same_cell(layout, w, ws[i + 1]) or bare not in surnames() or not _surname_ok(bare, vocab) or \
+                    (i > 0 and _same_cell(layout, ws[i - 1], w) and layout.words[ws[i - 1]].text[:1].isupper()
+                     and not layout.words[ws[i - 1]].text.endswith(":")):
+                continue    # ("NEW YORK, John": the capitals of a longer name; a caption may lead)
+            given = layout.words[ws[i + 1]].text.rstrip(".;:")
+            if given.endswith(",") or not _given(given) or known_place(given):
+                continue    # "PARIS, France": a town and its country; "GPC, Misty, and Kool" a list
+            last = ws[i + 1]
+            if i + 2 < len(ws) and _INITIAL.fullmatch(layout.words[ws[i + 2]].text) and \
+                    _same_cell(layout, ws[i + 1], ws[i + 2]):
+                last = ws[i + 2]
+            end = layout.offsets[last][1]
+            if layout.page.text[end - 1] in ",;:":
+                end -= 1
+            out.append(Hit("name_line", layout.offsets[w][0], end, INITIALS_SCORE))
+    return out

@@ -399,3 +399,18 @@ def test_european_letters_captions_of_tax_numbers_and_file_references(rules, lin
 @pytest.mark.parametrize("town", ["60311 Frankfurt am Main", "79098 Freiburg im Breisgau"])
 def test_a_german_town_named_for_its_river_or_region_is_whole(rules, town):
     assert ("ADDRESS", "Lindenweg 7\n" + town) in found(rules, ["Lindenweg 7", town])
+
+
+@pytest.mark.parametrize("row, name", [
+    ("Short Form Registration Statement: NICOLE, Jean-Marc", "NICOLE, Jean-Marc"),   # an unseen FARA page
+    ("LAVALLEY, Robert C.", "LAVALLEY, Robert C."),
+])
+def test_a_surname_in_capitals_before_its_given_name_is_a_person(rules, row, name):
+    """Registers and filings sort people surname first, the surname in capitals."""
+    assert ("PERSON", name) in found(rules, [row]), found(rules, [row])
+
+
+@pytest.mark.parametrize("row", ["PARIS, France", "Please run it for GPC, Misty, and Kool",
+                                 "NEW YORK, John"])
+def test_a_town_a_list_of_brands_or_a_longer_name_in_capitals_is_no_sorted_name(rules, row):
+    assert not [v for t, v in found(rules, [row]) if t == "PERSON" and "," in v], found(rules, [row])
