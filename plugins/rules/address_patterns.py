@@ -67,7 +67,8 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # ... or an ordinal floor ("1 Liberty Plaza, 35th Floor"); OCR reads the number sign's
     # two bars as "=" ("SUITE =801")
     # ... and its 8 or 5 as "$" ("Suite $00" for "Suite 800")
-    unit_part = (rf"(?:[ ]?,?[ ]?(?i:{unit})[.,]?[ ]?[#=]?[ ]?(?:\$(?=\d))?[A-Za-z0-9][\w\-]{{0,7}}"
+    # ... and the comma before the unit as a semicolon ("Avenue NW; Suite. 500")
+    unit_part = (rf"(?:[ ]?[,;]?[ ]?(?i:{unit})[.,]?[ ]?[#=]?[ ]?(?:\$(?=\d))?[A-Za-z0-9][\w\-]{{0,7}}"
                  r"|[ ]?,?[ ]?\d{1,3}(?i:st|nd|rd|th)[ ](?i:floor|fl\.?)(?![\w]))")
     # the unit or floor may open the line ("Level 5, 1 Martin Place", "Suite 200, 1 Main
     # Street"), as Australian and British addresses write it
@@ -174,13 +175,14 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # block, and letterheads and forms print the town and state there with the ZIP missing
     # ("Miami, Florida") or read as letters ("New York, New York IOOI7", "Wasnmogron, DC
     # ZOCO5-3502": C and D for 0 too). Only ever matched on the line under a street line.
-    # ... its five figures perhaps split by a space, a speck read as one more ("[O01 66-4193")
+    # ... its five figures perhaps split by a space, a speck read as one more ("[O01 66-4193"),
+    # or glued to the state where OCR lost the spaces ("Kansas City,MO64112")
     zip_glyph = r"[0-9OoIlSsBZzGCDQ$£\[(|]"
     zip_misread = (rf"(?=[^ ]*\d)(?:{zip_glyph}{{5,6}}|{zip_glyph}{{2,4}}[ ]{zip_glyph}{{1,3}})"
                    r"(?:[ ]?-[ ]?[0-9OoIlSsBZzGCDQ]{4})?")
     town_under_street = re.compile(
         rf"{speck}{place}[ ]?[,.][ ]?(?:(?:{states})\.?|{state_names}|(?:{provs})|(?:{trad}))"
-        rf"(?:[ ]?[,.]?[ ]+{zip_misread})?[ ,.;]*")
+        rf"(?:[ ]?[,.]?[ ]*{zip_misread})?[ ,.;]*")
     return AddressRegexes(street, po_box, city_line, city_line_loose, uk_postcode, ca_postcode,
                           eu_street, eu_city, eu_city_coded, state_zip, au_city, sg_city, in_city, in_street,
                           town_under_street)

@@ -74,13 +74,23 @@ def test_an_abbreviation_without_a_zip_is_no_address(rules):
 
 
 @pytest.mark.parametrize("town_line", ["New York, New York IOOI7", "Miami, Florida",
-                                       "Washington, DC ZOCO5-3502"])
+                                       "Washington, DC ZOCO5-3502",
+                                       # an unseen FARA form's OCR lost the spaces
+                                       "Kansas City,MO64112"])
 def test_a_town_line_under_a_street_line_needs_no_readable_zip(rules, town_line):
     """An address block of an old letter or form: under its street line, the town and state
     close the block even when OCR read the ZIP as letters or there is none."""
     page = page_from_rows(["The American Tobacco Company", "245 Park Avenue", town_line])
     found = {(s.type, s.text) for s in rules.detect(page)}
     assert ("ADDRESS", "245 Park Avenue\n" + town_line) in found, found
+
+
+def test_a_units_comma_read_as_a_semicolon_keeps_the_unit_on_its_street(rules):
+    """An unseen FARA short form: "Avenue NW; Suite. 500", the comma before the suite and
+    the suite's stop as OCR read them; the street line is whole and opens the block."""
+    page = page_from_rows(["1201 Connecticut Avenue NW; Suite. 500", "Washington, DC 20036"])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "1201 Connecticut Avenue NW; Suite. 500\nWashington, DC 20036") in found, found
 
 
 @pytest.mark.parametrize("street", ["2OO PARK AVENUE", "1O1 Main Street"])
