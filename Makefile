@@ -66,10 +66,12 @@ bench-data: install
 	  $(VENV)/bin/redactor synth --out eval/data/challenge-500 --n 500 --seed 0 --workers 2
 
 # The real dev set's images are rebuilt from local clones of their sources (not committed:
-# FUNSD is for research use); see eval/data/real/PROVENANCE.md.
+# FUNSD is for research use); see eval/data/real/PROVENANCE.md. The unseen FARA pages
+# (eval/data/fara-unseen/README.md) are rebuilt with them.
 real-data: install
 	@test -n "$(FUNSD)" -a -n "$(VRDU)" || { echo "usage: make real-data FUNSD=<clone of Doc-LD/funsd-bench> VRDU=<clone of google-research-datasets/vrdu>"; exit 2; }
 	$(PY) -m redactor_eval.realdata.materialize --funsd "$(FUNSD)" --vrdu "$(VRDU)"
+	$(PY) -m redactor_eval.realdata.materialize --vrdu "$(VRDU)" --data eval/data/fara-unseen
 
 bench-scale: install
 	$(PY) -m redactor_eval.benchmarks.bench_scale

@@ -20,6 +20,7 @@ from redactor.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / "eval/data/real"
+FARA_UNSEEN = ROOT / "eval/data/fara-unseen"
 
 
 def test_committed_gold_is_what_the_specs_derive():
@@ -47,6 +48,21 @@ def test_every_spec_is_checked_and_names_no_reserved_source():
     for s in specs:
         check_not_reserved(s.source, s.source_path)
         assert s.checked.strip()
+
+
+def test_unseen_fara_set_derives_its_gold_and_shares_no_page_with_the_real_set():
+    """The second yardstick (eval/data/fara-unseen/README.md): checked specs, no reserved
+    source, the committed gold derived from them, every page dev, and no page or source file
+    of the real set (its held-out pages stay unseen)."""
+    assert derive.main(["--data", str(FARA_UNSEEN), "--check"]) == 0
+    specs = load_specs(FARA_UNSEEN / "spec")
+    real = load_specs(REAL / "spec")
+    assert len(specs) >= 30
+    for s in specs:
+        check_not_reserved(s.source, s.source_path)
+        assert s.checked.strip() and s.split == "dev"
+    assert not {s.page_id for s in specs} & {s.page_id for s in real}
+    assert not {s.source_path for s in specs} & {s.source_path for s in real}
 
 
 @pytest.mark.parametrize("source,path", [("funsd", "testing_data/images/x.png"),

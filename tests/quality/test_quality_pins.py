@@ -7,6 +7,8 @@ only when detection or box placement moves, never with the Tesseract of the mach
 - the real dev split (eval/data/real, 78 pages): the images are not committed, so the
   pipeline's text stages run alone (default detectors, then boxes from the words: no ink
   fitting, unread ink or visual detectors);
+- the unseen FARA filings (eval/data/fara-unseen, 35 pages outside the real set, annotated
+  in session 32; images not committed): the text stages alone, as on the real dev split;
 - the committed generated pages (eval/data/challenge, 20 pages, images committed): the full
   default pipeline through ``redactor predict``'s path, the frozen words handed to it as a
   prepared OCR cache (the same cache ``--ocr-cache`` uses), so Tesseract reads nothing.
@@ -37,6 +39,7 @@ from redactor.predict import predict_pages
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / "eval" / "data" / "real"
 CHALLENGE = ROOT / "eval" / "data" / "challenge"
+FARA_UNSEEN = ROOT / "eval" / "data" / "fara-unseen"
 BASELINE = Path(__file__).with_name("baseline.json")
 UPDATE = os.environ.get("REDACTOR_UPDATE_BASELINE") == "1"
 TAU = 0.5
@@ -79,13 +82,12 @@ def score(gold, preds, ocr_words) -> dict:
     return figures
 
 
-def measure_real_dev(config) -> dict:
-    """Text stages only on the real dev split: ``analyze_ocr`` without an image is detect()
-    then locate() from the words (what CI can run without the uncommitted images)."""
-    gold = select_split(load_dataset(REAL / "pages.jsonl", check_images=False), "dev")
-    frozen = load_frozen(REAL / "frozen-ocr.dev.jsonl.gz").pages
+def measure_text_stages(config, gold, frozen_file: Path) -> dict:
+    """Text stages only: ``analyze_ocr`` without an image is detect() then locate() from the
+    words (what CI can run without the uncommitted images)."""
+    frozen = load_frozen(frozen_file).pages
     assert sorted(frozen) == sorted(p.page_id for p in gold), \
-        "frozen OCR and the dev split name other pages: re-run eval.realdata.freeze_ocr"
+        f"{frozen_file} and the pages name other pages: re-run eval.realdata.freeze_ocr"
     redactor = Redactor(config)
     preds = {}
     for page in gold:
@@ -93,6 +95,16 @@ def measure_real_dev(config) -> dict:
         preds[page.page_id] = PagePrediction.from_page_result(result, redactor.system_name)
     ocr_words = {pid: frozen[pid].ocr for pid in preds}
     return score(gold, preds, ocr_words)
+
+
+def measure_real_dev(config) -> dict:
+    gold = select_split(load_dataset(REAL / "pages.jsonl", check_images=False), "dev")
+    return measure_text_stages(config, gold, REAL / "frozen-ocr.dev.jsonl.gz")
+
+
+def measure_fara_unseen(config) -> dict:
+    gold = load_dataset(FARA_UNSEEN / "pages.jsonl", check_images=False)
+    return measure_text_stages(config, gold, FARA_UNSEEN / "frozen-ocr.jsonl.gz")
 
 
 def prepared_cache(config, gold, frozen, folder: Path) -> None:
@@ -175,6 +187,10 @@ def check_against_baseline(section: str, measured: dict) -> None:
 # -- the tests -----------------------------------------------------------------------------
 def test_real_dev_quality_holds_on_frozen_words():
     check_against_baseline("real_dev", measure_real_dev(load_config(None)))
+
+
+def test_unseen_fara_quality_holds_on_frozen_words():
+    check_against_baseline("fara_unseen", measure_fara_unseen(load_config(None)))
 
 
 def test_challenge_quality_holds_with_full_pipeline(tmp_path):
