@@ -177,6 +177,25 @@ def _is_organization(words: list[str], org: bool, vocab: Vocab) -> bool:
         (len(words) > 1 and all(everyday))
 
 
+def _body_name(toks: list, vocab: Vocab) -> tuple[int, int, bool] | None:
+    """The whole answer as an organisation's name where a person's name reader would stop
+    inside it at a word no name holds ("KOBE TRADE INFORMATION OFFICE", "Democratic League
+    of Kosova": a government office or a party named in everyday words). It takes
+    capitalised words and joiners to the cell's end, no clause and no comma inside (a
+    person and a title, "John Smith, Director of Research", is no body), and must read as
+    an organisation by its words (everyday words after the first, the first no given name)."""
+    if len(toks) < 2 or any(t[2].rstrip().endswith(",") for t in toks[:-1]):
+        return None
+    ov = V.organization_value(toks, vocab.legal_forms)
+    last_end = toks[-1][0] + len(toks[-1][2].rstrip(" .,;:"))
+    if ov is None or ov[0] != toks[0][0] or ov[1] < last_end or \
+            V.reads_as_clause(" ".join(t[2] for t in toks)):
+        return None
+    if not _is_organization([t[2] for t in toks], False, vocab):
+        return None
+    return ov[0], ov[1], True
+
+
 def _asks_for_organization(key: str) -> bool:
     roles = [w.rstrip("s") if w.rstrip("s") in ROLES else w for w in key.split() if w.rstrip("s") in ROLES
              or w in ROLES]
@@ -200,7 +219,8 @@ def _name_hit(layout: PageView, run: list[int], vocab: Vocab, organization: bool
         article, toks = toks[0], toks[1:]
     if not toks or toks[0][2][:1].islower():
         return None
-    r = V.name_value(toks, vocab, loose=False)
+    # (a form item's one answer; a table's column holds its rows' captions as often)
+    r = (_body_name(toks, vocab) if item else None) or V.name_value(toks, vocab, loose=False)
     if r is None:
         return None
     s, e, org = r

@@ -155,7 +155,7 @@ class LabelRules(LabelGeometry):
             return hits
         if kind == "organization":
             r = V.organization_value(toks, self.vocab.legal_forms)
-            if r is not None and not strong and _reads_as_clause(self.text[r[0]:r[1]]):
+            if r is not None and not strong and V.reads_as_clause(self.text[r[0]:r[1]]):
                 # a caption's word in a sentence printed in capitals ("... FOR ACCOUNT OF
                 # THIS COMPANY UNTIL EXECUTIVE APPROVAL HAS BEEN ..."): the words after it
                 # are the sentence's
@@ -506,18 +506,6 @@ class LabelRules(LabelGeometry):
 
 
 _NAME_KINDS = frozenset({"name", "organization", "party"})
-
-
-def _reads_as_clause(text: str) -> bool:
-    """Whether ``text`` holds a word that opens or carries a clause ("UNTIL", "HAS BEEN"):
-    a firm's name joins its words with "of", "and", "&", "for" at most."""
-    return any(w.strip(".,;:()").lower() in _CLAUSE_WORDS for w in text.split())
-
-
-# (not "all", "any", "may", "will": firms are named so, "All Nippon", "May Department Stores")
-_CLAUSE_WORDS = frozenset({"until", "unless", "has", "have", "had", "been", "is", "are", "was", "were", "shall",
-                           "must", "should", "would", "not", "this", "that", "these", "those", "which", "when",
-                           "if", "being", "be"})
 
 
 def _trim(text: str, s: int, e: int, lead: str = "") -> tuple[int, int]:

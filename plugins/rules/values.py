@@ -498,6 +498,18 @@ def period_value(tokens: list[Token]) -> tuple[int, int] | None:
     return None
 
 
+def reads_as_clause(text: str) -> bool:
+    """Whether ``text`` holds a word that opens or carries a clause ("UNTIL", "HAS BEEN"):
+    a firm's name joins its words with "of", "and", "&", "for" at most."""
+    return any(w.strip(".,;:()").lower() in _CLAUSE_WORDS for w in text.split())
+
+
+# (not "all", "any", "may", "will": firms are named so, "All Nippon", "May Department Stores")
+_CLAUSE_WORDS = frozenset({"until", "unless", "has", "have", "had", "been", "is", "are", "was", "were", "shall",
+                           "must", "should", "would", "not", "this", "that", "these", "those", "which", "when",
+                           "if", "being", "be"})
+
+
 def _ends_sentence(raw: str) -> bool:
     """Whether a word's stop ends a sentence: a whole word of five letters or more ("Israel.",
     "Company."), not an abbreviation's stop ("Dept.", "Corp.", "Assoc.", "U.S.": short or

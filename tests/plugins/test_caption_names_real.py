@@ -97,6 +97,22 @@ def test_the_next_items_caption_on_a_page_fed_in_askew_ends_the_answers_box(rule
     assert "Quebec Government House" in of_type(rules, page, "ORGANIZATION")
 
 
+@pytest.mark.parametrize("answer", ["KOBE TRADE INFORMATION OFFICE", "Democratic League of Kosova"])
+def test_a_body_named_in_everyday_words_answers_a_name_of_item_whole(rules, answer):
+    """An unseen FARA report's registrant, a government's trade office named in capitals,
+    and a foreign party: the person-name reader stops at "INFORMATION" and "League"; the
+    whole answer is an organisation."""
+    page = page_from_rows([[(20, "1. Name of registrant"), (600, "2. Registration No.")],
+                           [(30, answer), (650, "2438")]])
+    assert answer in of_type(rules, page, "ORGANIZATION")
+
+
+def test_a_person_and_a_title_under_a_name_of_item_is_no_body(rules):
+    page = page_from_rows([[(20, "1. Name of registrant"), (600, "2. Registration No.")],
+                           [(30, "John Smith, Director of Research"), (650, "2438")]])
+    assert not any("Director" in o for o in of_type(rules, page, "ORGANIZATION"))
+
+
 @pytest.mark.parametrize("answer", ["Draftfcb", "JETRO-Houston"])
 def test_a_one_word_answer_to_a_name_of_item_is_a_firm(rules, answer):
     """A registrant named by one word (unseen FARA filings): a person is named by a given
