@@ -414,22 +414,3 @@ def test_a_firms_kind_abbreviated_closes_its_name(forms, text, name):
 def test_an_abbreviated_trade_after_common_words_is_no_firm(forms, text):
     """The trade abbreviated, like the trade written out, needs a proper name before it."""
     assert not found(text, forms)
-
-
-@pytest.mark.parametrize("text, name", [
-    # unseen FARA filings: a Honduran client and a Mexican one
-    ("renewed contract with Corporacion Dinant of Honduras", "Corporacion Dinant"),
-    ("the foreign agent for Pulsar Internacional, SA de CV. The statement", "Pulsar Internacional, SA de CV"),
-    ("Acme Mexicana, S.A. de C.V.", "Acme Mexicana, S.A. de C.V."),
-    ("a contract with Grupo Bimbo", "Grupo Bimbo"),
-])
-def test_a_romance_firm_opens_with_its_kind_or_closes_with_a_mexican_form(forms, text, name):
-    """Spanish, Portuguese, Italian and French firms put their kind first ("Corporación",
-    "Grupo"), with no "de" before the name; Mexico's "S.A. de C.V." is one legal form."""
-    assert name in [v for v, _ in found(text, forms)]
-
-
-@pytest.mark.parametrize("text", ["Grupo de trabajo", "the Empresas Polar report"])
-def test_a_firms_kind_before_common_words_is_no_firm(forms, text):
-    """The kind opens a name only before a word no dictionary knows."""
-    assert not found(text, forms)
