@@ -313,8 +313,8 @@ def _next_caption_x(layout: PageView, line, x1: float) -> float:
     "2. Registration No." a line's height lower than "1. Name of Registrant" beside it)."""
     h = line.height
     slope = _slant(layout, line)
-    ends = [layout.words[w].bbox for w in line.words]
-    cx, cy = (ends[-1][0] + ends[-1][2]) / 2, (ends[-1][1] + ends[-1][3]) / 2
+    end = layout.words[line.words[-1]].bbox
+    cx, cy = (end[0] + end[2]) / 2, (end[1] + end[3]) / 2
 
     def beside(b) -> bool:
         if min(line.y1, b.bbox[3]) - max(line.y0, b.bbox[1]) > 0.5 * min(h, b.bbox[3] - b.bbox[1]):
