@@ -184,8 +184,9 @@ def _body_name(toks: list, vocab: Vocab) -> tuple[int, int, bool] | None:
     capitalised words and joiners to the cell's end, no clause and no comma inside (a
     person and a title, "John Smith, Director of Research", is no body), and must read as
     an organisation by its words (everyday words after the first, the first no given name)."""
-    if len(toks) < 2 or any(t[2].rstrip().endswith(",") for t in toks[:-1]):
-        return None
+    if len(toks) < 2 or any(t[2].rstrip().endswith(",") for t in toks[:-1]) or \
+            any(t[2].rstrip().endswith(":") for t in toks):
+        return None     # (a word and its colon is the next field's caption: "Nationality: United States")
     ov = V.organization_value(toks, vocab.legal_forms)
     last_end = toks[-1][0] + len(toks[-1][2].rstrip(" .,;:"))
     if ov is None or ov[0] != toks[0][0] or ov[1] < last_end or \
