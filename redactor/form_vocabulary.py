@@ -18,6 +18,16 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
 # "State", "Zip Code"): a block's own words, not text it would cover or a value of their own.
 ADDRESS_FIELD_CAPTIONS = frozenset({"address", "street", "city", "town", "state", "province", "zip", "code",
                                     "zipcode", "postcode", "postal", "country", "county", "st", "apt", "suite"})
+# The caption "Address" as OCR reads it off a form, its first letters often lost or misread
+# ("ddress", "4dress"): the caption's letters with the rest dropped.
+_ADDRESS_CAPTION = re.compile(r"a?d?d?ress(?:es)?|addr")
+
+
+def is_address_caption(word: str) -> bool:
+    """Whether an OCR word is a form's "Address" caption however misread ("“4dress.")."""
+    return _ADDRESS_CAPTION.fullmatch(re.sub(r"[^a-z]", "", word.lower())) is not None
+
+
 _SOURCES = (("rules/names.yaml", ("not_names", "title_words")),
             ("rules/organizations.yaml", ("organization_words", "legal_forms", "not_name_words")))
 

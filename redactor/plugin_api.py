@@ -43,7 +43,8 @@ from redactor.census_names import (given_name_rank, given_names, is_census_name,
                                    surname_rank, surnames, veto_words)
 from redactor.ensemble import WEB_ADDRESS_START, merge_spans
 from redactor.errors import InputError, PluginFailed, PluginUnavailable
-from redactor.form_vocabulary import (ADDRESS_FIELD_CAPTIONS, MONTHS, brand_words, form_words, is_lone_caption,
+from redactor.form_vocabulary import (ADDRESS_FIELD_CAPTIONS, MONTHS, brand_words, form_words, is_address_caption,
+                                      is_lone_caption,
                                       is_title, only_form_words, personal_titles, product_variants)
 from redactor.gray import to_gray
 from redactor.ink_boxes import FRAGMENT_AREA
@@ -74,7 +75,7 @@ __all__ = [
     "veto_words", "NAME_MAX_WORDS",
     "CENSUS_RETAGGED_LABELS", "CENSUS_NAME_SCORE", "only_form_words", "is_lone_caption", "form_words",
     "personal_titles", "is_title",
-    "MONTHS", "brand_words", "product_variants", "ADDRESS_FIELD_CAPTIONS",
+    "MONTHS", "brand_words", "product_variants", "ADDRESS_FIELD_CAPTIONS", "is_address_caption",
 ]
 
 # Policies pull in their parser and checker, which most runs never use.

@@ -16,6 +16,7 @@ import re
 from typing import Sequence
 
 from redactor.aligner import words_in_span
+from redactor.form_vocabulary import is_address_caption
 from redactor.model import UNSURE_CONF, OcrPage, Span
 from redactor.page_view import page_view
 from redactor.taxonomy import is_critical
@@ -78,6 +79,8 @@ def can_begin(span_type: str, text: str) -> bool:
             (title is None or title.group(1) in _GIVEN_NAME_ABBREVIATIONS)
     if span_type in ("EMAIL", "ONLINE_ID"):
         return any(c.isdigit() or c in "@./" for c in text)
+    if span_type == "ADDRESS" and is_address_caption(text):
+        return False    # the field's caption misread with a figure ("“4dress."), no house number
     return any(c.isdigit() for c in text)
 
 

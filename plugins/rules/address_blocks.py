@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from redactor.plugin_api import ADDRESS_FIELD_CAPTIONS, PageView, form_words, only_form_words
+from redactor.plugin_api import ADDRESS_FIELD_CAPTIONS, PageView, form_words, is_address_caption, only_form_words
 from redactor_plugins.rules.address_line_parts import BlockLineParts
 from redactor_plugins.rules.address_patterns import compile_address_regexes
 from redactor_plugins.rules.addresses import (CITY_TAIL_GAP, ENDS_ADDRESS, HOUSE_NUMBER_CONFUSIONS, JUNK_LEAD,
@@ -366,6 +366,17 @@ class AddressPage(BlockLineParts):
         return 1 <= len(words) <= 3 and all(w[:1].isupper() and w.replace("-", "").isalpha() for w in words) \
             and 2 * sum(w.lower() in form_words() for w in words) <= len(words)
 
+    def _after_caption(self, seg: list[int]) -> list[int]:
+        """A line's words without the "Address" caption opening it: a form prints its field's
+        caption at the start of the value's line (a filing's "Name ... Address Kansas City,
+        MO 64112"), and the caption is the form's, no part of the address (OCR may misread
+        its first letters: "4dress")."""
+        words = self.layout.page.words
+        k = 0
+        while k < len(seg) - 1 and is_address_caption(words[seg[k]].text):
+            k += 1
+        return seg[k:]
+
     def block_hits(self, block: list[int], delivery: int | None, rows: set[int], anchor: float) -> list[Hit]:
         """The block's hits: its lines joined into one value where only separators lie
         between them in the text, and the addressee above it. ``rows``: segments that are
@@ -380,7 +391,7 @@ class AddressPage(BlockLineParts):
             # are the address's too ("Montréal (Québec) H3B 4W8")
             if b in rows or b == delivery or b not in self.by_seg or self.kinds([b]) & WHOLE_LINE or \
                     (len(block) > 1 and self.kinds([b]) <= POSTCODES):
-                runs.append(self.layout.span_of_words(self.segs[b]))
+                runs.append(self.layout.span_of_words(self._after_caption(self.segs[b])))
             else:
                 seg_r = seg_runs(self.text, self.by_seg[b])
                 if b in self.wrapped:   # the city that its state and ZIP under it complete
@@ -425,7 +436,7 @@ def find_address_hits(layout: PageView, vocab: Vocab, label_regex: re.Pattern | 
         block, delivery = page.grow_block(si, anchor, used, row_next)
         if not [k for k in page.kinds(block) if k not in NEEDS_COMPANY] and \
                 len([b for b in block if b in page.by_seg]) < 2 and not page.street_and_town(block[0]) and \
-                not page.closed_by_region(block):
+                not page.closed_by_region(block) and not page.country_closes_line(block):
             continue   # a lone EU-style line is too weak on its own (a city line under it may
                        # still take it as its delivery line)
         used.update(block)

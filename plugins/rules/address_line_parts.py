@@ -9,7 +9,7 @@ import re
 
 from redactor.plugin_api import form_words
 from redactor_plugins.rules.addresses import ENDS_ADDRESS
-from redactor_plugins.rules.blocks import country_line, region_line
+from redactor_plugins.rules.blocks import country_line, international_lists, region_line
 
 # a Singaporean or Malaysian unit: its floor and its number after a hash ("#24-00", "#03-12A")
 _FLOOR_UNIT = re.compile(r"^#\d{1,3}-\d{1,4}[A-Za-z]?,?$")
@@ -60,6 +60,16 @@ class BlockLineParts:
         "Uttar Pradesh"): an international block's structure, not a lone line's shape."""
         return any(b not in self.by_seg and (region_line(self.layout, self.segs[b]) or
                                              country_line(self.layout, self.segs[b])) for b in block[1:])
+
+    def country_closes_line(self, block: list[int]) -> bool:
+        """Whether a one-line block's town hit ends with its country's name after a comma
+        ("75017 Paris, France"): the last line of an address posted abroad, which names the
+        country, written on the line of the postcode and town instead of one of its own."""
+        hits = [h for b in block for h in self.by_seg.get(b, []) if h.kind in ENDS_ADDRESS]
+        countries = international_lists()[1]
+        return any(", " in self.text[h.start:h.end] and
+                   self.text[h.start:h.end].rsplit(", ", 1)[1].strip(" .").upper().replace(".", "") in countries
+                   for h in hits)
 
     def delivery_before(self, i: int, start: int) -> bool:
         """Whether the words of segment i before ``start`` (its town's hit) are the delivery

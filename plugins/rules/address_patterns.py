@@ -67,8 +67,9 @@ def compile_address_regexes(vocab: Vocab) -> AddressRegexes:
     # ... or an ordinal floor ("1 Liberty Plaza, 35th Floor"); OCR reads the number sign's
     # two bars as "=" ("SUITE =801")
     # ... and its 8 or 5 as "$" ("Suite $00" for "Suite 800")
-    # ... and the comma before the unit as a semicolon ("Avenue NW; Suite. 500")
-    unit_part = (rf"(?:[ ]?[,;]?[ ]?(?i:{unit})[.,]?[ ]?[#=]?[ ]?(?:\$(?=\d))?[A-Za-z0-9][\w\-]{{0,7}}"
+    # ... and the comma before the unit as a semicolon ("Avenue NW; Suite. 500"), or the
+    # unit glued to the quadrant's stop, its space lost ("1800 K St NW.SUITE 1010")
+    unit_part = (rf"(?:[ ]?[,;.]?[ ]?(?i:{unit})[.,]?[ ]?[#=]?[ ]?(?:\$(?=\d))?[A-Za-z0-9][\w\-]{{0,7}}"
                  r"|[ ]?,?[ ]?\d{1,3}(?i:st|nd|rd|th)[ ](?i:floor|fl\.?)(?![\w]))")
     # the unit or floor may open the line ("Level 5, 1 Martin Place", "Suite 200, 1 Main
     # Street"), as Australian and British addresses write it

@@ -181,6 +181,28 @@ def leading_word_hits(text: str, forms: OrganizationForms) -> list[tuple[int, in
     return out
 
 
+# The name a business trades under, after its legal name or its owner's ("CMGRP, Inc. d/b/a
+# Weber Shandwick", "John Smith dba Smith Plumbing", "Acme Ltd t/a Acme Foods"): US and
+# Commonwealth filings, contracts and invoices name a trade name so. Whoever precedes, the
+# name after the words is a business's. It runs over capitalised words (one glued word in
+# capitals too: "QorvisMSLGROUP") to the line's or the clause's end, or to a figure (the
+# street number of its address).
+_TRADE_NAME = re.compile(
+    r"(?<![\w/])(?:[dD]/[bB]/[aA]|[dD]\.[bB]\.[aA]\.|DBA|dba|[tT]/[aA]"
+    r"|(?:doing|DOING)[ ](?:business|BUSINESS)[ ](?:as|AS)|(?:trading|TRADING)[ ](?:as|AS))[ ]"
+    r"(?P<name>[A-Z0-9][\w'’&.\-]*(?:[ ](?:&[ ])?(?:of[ ]|the[ ]|and[ ])?[A-Z][\w'’&.\-]*){0,5})")
+
+
+def trade_name_hits(text: str) -> list[tuple[int, int]]:
+    """The trade name after "d/b/a", "dba", "t/a", "doing business as", "trading as"."""
+    out = []
+    for m in _TRADE_NAME.finditer(text):
+        name = m.group("name").rstrip(".,;:")
+        if any(c.isalpha() for c in name):
+            out.append((m.start("name"), m.start("name") + len(name)))
+    return out
+
+
 # an abbreviation a name defines right after it: 'CDN International, Inc. ("CDN")', "(EDB)"
 _DEFINED_SHORT = re.compile(r"[ ]?\([\"“”'*]?(?P<short>[A-Z][A-Z&.\-]{1,8}?)[\"“”'*]?\)")
 _DN_ORG = re.compile(r"(?<![\w])[oO][ ]?=[ ]?(?P<org>[^,=\n]{2,60}?)[ ]?(?=,|\n|$)")

@@ -20,6 +20,7 @@ from redactor_plugins.rules.values import is_common_word
 from redactor_plugins.rules.gazetteer import known_place
 from redactor_plugins.rules.org_names import (ampersand_firm_hits, employer_hits, initials_firm_hits, is_proper_name,
                                               leading_word_hits, prefix_head_hits, romance_body_hits,
+                                              trade_name_hits,
                                               stacked_name_hits, SCORE_EMPLOYER)
 from redactor.plugin_api import mapping_file, PageView
 from redactor_plugins.rules.state_bodies import publisher_forms
@@ -372,7 +373,7 @@ def find_organization_hits_in_text(text: str, forms: OrganizationForms, before: 
     out += [Hit("org_employer", s, e, SCORE_EMPLOYER) for s, e in employer_hits(text, forms)]
     out += [Hit("org_form", s, _strip_full_stop(text, s, e), SCORE_FORM)
             for s, e in prefix_head_hits(text, forms) + leading_word_hits(text, forms) +
-            romance_body_hits(text, forms)]
+            romance_body_hits(text, forms) + trade_name_hits(text)]
     # one hit a name: two forms may find it or a part of it ("First Bank of Springfield Group")
     best: dict[tuple[int, int, str], Hit] = {}
     for h in out:

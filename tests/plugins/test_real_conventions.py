@@ -1326,3 +1326,34 @@ def test_a_solicitors_document_exchange_address(rules, row, dx):
 def test_a_product_named_dx_is_no_address(rules):
     found = _found(rules, ["The DX 200 Series camera"])
     assert not [f for f in found if f[0] == "ADDRESS"], found
+
+
+def test_the_address_caption_opening_the_town_line_stays_out_of_the_block(rules):
+    """An unseen FARA short form prints "Name ..." and "Address" on the row of the town line,
+    the street line typed above (OCR lost the town line's spaces, so the line is taken
+    whole): the caption is the form's, not the address's (the unsure-words step keeps out
+    its misread form, "“4dress.", tests/redactor/test_unsure_words.py)."""
+    for caption in ("Address", "ADDRESS"):
+        page = page_from_rows([[(20, "8. What is the name and address of the primary registrant?"),
+                                (690, "4601 Madison Ave.")],
+                               [(40, "Name MMGY Global, LLC."), (610, caption + " Kansas City,MO64112")]])
+        texts = {s.text for s in rules.detect(page) if s.type == "ADDRESS"}
+        assert "Kansas City,MO64112" in texts, texts
+        assert not any(caption in t for t in texts), texts
+
+
+def test_a_unit_glued_to_the_quadrants_stop_stays_on_its_street_line(rules):
+    """OCR lost the space after "NW." ("1800 K St NW.SUITE 1010"): the suite is the street's."""
+    page = page_from_rows(["1800 K St NW.SUITE 1010", "WASHINGTON, DC 20006"])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "1800 K St NW.SUITE 1010\nWASHINGTON, DC 20006") in found, found
+
+
+def test_a_postcode_town_line_closed_by_its_country_is_an_address_on_its_own(rules):
+    """An address posted abroad names its country after the town ("75017 Paris, France"): a
+    postcode and town line so closed is an address without a street line above it."""
+    page = page_from_rows(["Mr. Stanley Rowe, Attorney at Law", "75017 Paris, France"])
+    found = {(s.type, s.text) for s in rules.detect(page)}
+    assert ("ADDRESS", "75017 Paris, France") in found, found
+    page = page_from_rows(["Shipment of 2500 Units"])
+    assert not any(t == "ADDRESS" for t, _ in {(s.type, s.text) for s in rules.detect(page)})

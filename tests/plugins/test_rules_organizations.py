@@ -414,3 +414,34 @@ def test_a_firms_kind_abbreviated_closes_its_name(forms, text, name):
 def test_an_abbreviated_trade_after_common_words_is_no_firm(forms, text):
     """The trade abbreviated, like the trade written out, needs a proper name before it."""
     assert not found(text, forms)
+
+
+@pytest.mark.parametrize("text, name", [
+    # an unseen FARA form: the registrant's legal name, then the name it trades under
+    ("Name CMGRP, Inc. d/b/a Weber Shandwick 700 13th Street", "Weber Shandwick"),
+    ("Name GROUPAmericas Inc d/b/a QorvisMSLGROUP", "QorvisMSLGROUP"),
+    ("John Smith dba Smith Plumbing & Heating", "Smith Plumbing & Heating"),
+    ("Acme Ltd t/a Acme Foods.", "Acme Foods"),
+    ("registered doing business as Blue Ridge Catering", "Blue Ridge Catering"),
+])
+def test_the_name_a_business_trades_under_is_an_organisation(forms, text, name):
+    """US and Commonwealth filings, contracts and invoices name a trade name after "d/b/a",
+    "dba", "t/a", "doing business as": whoever precedes, the name after is a business's; it
+    ends before the address's street number."""
+    names = [v for v, _ in found(text, forms)]
+    assert name in names, names
+    assert not any(v.startswith(name + " ") for v in names), names
+
+
+def test_a_trade_name_needs_a_name_after_its_words(forms):
+    assert found("listed d/b/a the company's brand", forms) == []
+
+
+def test_political_leagues_are_organisations_and_contract_parties_are_not(forms):
+    """A foreign principal named as a league ("Democratic League of Kosova", wrapped by its
+    paragraph after "Democratic"); a contract's defined party and a trade report's goods
+    moving off the shelves are no organisation."""
+    assert "League of Kosova" in [v for v, _ in found("on behalf of the\nLeague of Kosova.", forms)]
+    assert "Kosovo Democratic Alliance" in [v for v, _ in found("for the Kosovo Democratic Alliance in", forms)]
+    assert found("The Receiving Party shall hold the information in confidence.", forms) == []
+    assert found("CARTON MOVEMENT SPOTTY AT THIS POINT.", forms) == []

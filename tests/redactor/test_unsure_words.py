@@ -101,3 +101,14 @@ def test_a_name_takes_the_initials_before_it_misread_ones_included():
     assert grow_over_unsure_words(page, [span(page, "4471", "ACCOUNT_NUMBER")])[0].text == "4471"
     page = page_of([("Owner", 10, 90, 96), ("Kremer", 105, 190, 96)])
     assert grow_over_unsure_words(page, [span(page, "Kremer", "PERSON")])[0].text == "Kremer"
+
+
+def test_an_address_does_not_grow_back_over_its_misread_caption():
+    """An unseen FARA form's "Address" caption read "“4dress." at confidence 0 before the
+    town line: the figure in it is no house number; a garbled house number still is one."""
+    page = page_of([("“4dress.", 10, 70, 0), ("WASHINGTON,", 85, 250, 96), ("DC", 265, 300, 80),
+                    ("20006", 315, 380, 84)])
+    grown = grow_over_unsure_words(page, [span(page, "WASHINGTON, DC 20006", "ADDRESS")])
+    assert grown[0].text == "WASHINGTON, DC 20006"
+    page = page_of([("1Z3O", 10, 70, 20), ("Main", 85, 150, 96), ("Street", 165, 250, 96)])
+    assert grow_over_unsure_words(page, [span(page, "Main Street", "ADDRESS")])[0].text == "1Z3O Main Street"
