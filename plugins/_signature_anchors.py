@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from redactor.plugin_api import union_box
+from redactor.plugin_api import form_words, union_box
 from redactor_plugins.visual_common import CONFIDENT, alnum
 
 # Words that announce a signature on forms, affidavits and letters. Matched on the OCR
@@ -117,6 +117,11 @@ def print_extent(words):
 def typed_names(words) -> list:
     """Boxes of the short title-case lines of print (2 to 4 words, "Kenneth W. Smith"): the
     typed name a letter or a memo puts under its signature."""
+    return [union_box([w.bbox for w in ws]) for ws in _typed_name_lines(words)]
+
+
+def _typed_name_lines(words) -> list[list]:
+    """The words of each short title-case line of print (``typed_names``)."""
     lines: dict[int, list] = {}
     for w in words:
         lines.setdefault(w.line, []).append(w)
@@ -128,7 +133,36 @@ def typed_names(words) -> list:
             continue        # (a middle initial may be misread: "Kenneth WU. Smith")
         if any(alnum(w.text) in _organisation_words() for w in ws):
             continue        # a letterhead's company name under its logo ("LORILLARD TOBACCO COMPANY")
-        out.append(union_box([w.bbox for w in ws]))
+        out.append(ws)
+    return out
+
+
+# a word of two letters or more cut short by a stop is an abbreviation ("LTS.", "Secy."):
+# a name abbreviates its initials only, and its suffix ("Jr.")
+_ABBREVIATION = re.compile(r"[A-Za-z]{2,}\.,?")
+_NAME_SUFFIXES = frozenset({"jr", "sr", "esq"})
+
+
+def signer_names(signatures, words, h: float) -> list:
+    """(box, text) of the typed name under each signature: a signature block is the hand's
+    signature, the signer's name typed under it, then their title ("Hiromichi Eguchi" /
+    "Executive Director"). The name's line starts in the signature's lower half or within
+    NAME_GAP h under it, and lies mostly under it; a line holding a form's or a title's word
+    ("Executive Director", "Notary Public"), an abbreviation ("NEWPORT LTS. KS.", a brand)
+    or no word of three letters is none."""
+    vocabulary = form_words()
+    out = []
+    for ws in _typed_name_lines(words):
+        box = union_box([w.bbox for w in ws])
+        if any(set(re.findall(r"[a-z]+", w.text.lower())) & vocabulary for w in ws) or \
+                not any(len(alnum(w.text)) >= 3 and alnum(w.text).isalpha() for w in ws) or \
+                any(_ABBREVIATION.fullmatch(w.text) and w.text.rstrip(".").lower() not in _NAME_SUFFIXES for w in ws):
+            continue
+        for x0, y0, x1, y1 in signatures:
+            under = min(box[2], x1) - max(box[0], x0) >= 0.5 * (box[2] - box[0])
+            if under and (y0 + y1) / 2 <= box[1] <= y1 + NAME_GAP * h:
+                out.append((box, " ".join(w.text for w in ws)))
+                break
     return out
 
 

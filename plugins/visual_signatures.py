@@ -42,6 +42,7 @@ from redactor.plugin_api import OcrPage, Redaction, VisualDetector, union_box
 from redactor_plugins._options import as_bool
 from redactor_plugins._signature_anchors import (INITIALS, Anchors, after_date_caption, at_edge, initials_in_margin,
                                                  is_label, letters_box, near_label, on_rule, opens_blank,
+                                                 signer_names,
                                                  over_date_caption, over_typed_name, print_extent, typed_names)
 from redactor_plugins._signature_dates import split_date
 from redactor_plugins._signature_strokes import (Strokes, bands, circles_print, pen_strokes, pieces_of, print_share,
@@ -97,6 +98,7 @@ JOINED = 2.0              # cursive joins letters: a pen stroke 2 h long runs ov
                           # without one is a seed beside a label, or as short as initials
 SNAP = 0.6                # an ink component 60 % inside a signature's box is part of it
 PRINT_SHARE = 0.5         # a cluster whose ink is mostly under confident words is print
+NAME_SCORE = 0.6          # the typed line under a signature as its signer's name: by place alone
 
 
 @dataclass
@@ -111,7 +113,7 @@ class SignatureDetector(VisualDetector):
 
     @classmethod
     def emits(cls) -> frozenset[str]:
-        return frozenset({"SIGNATURE", "DATE"})
+        return frozenset({"SIGNATURE", "DATE", "PERSON"})
 
     def __init__(self, require_anchor: bool = True):
         self.require_anchor = as_bool("require_anchor", require_anchor)
@@ -119,10 +121,15 @@ class SignatureDetector(VisualDetector):
     def find(self, image, page: OcrPage | None) -> list[Redaction]:
         words = words_of(page)
         h = text_height(words, image.size[1])
-        return [Redaction(box, "DATE" if kind == "DATE" or after_date_caption(box, words, h) or
-                          over_date_caption(box, words, h) else "SIGNATURE",
-                          "", score, (self.name,))
-                for box, score, kind in self.clusters(image, page)]
+        found = [Redaction(box, "DATE" if kind == "DATE" or after_date_caption(box, words, h) or
+                           over_date_caption(box, words, h) else "SIGNATURE",
+                           "", score, (self.name,))
+                 for box, score, kind in self.clusters(image, page)]
+        # the signer's typed name under a signature is a PERSON, however foreign or misread
+        # ("Hiromic] Eguchi") for the text detectors to know it
+        signed = [r.bbox for r in found if r.type == "SIGNATURE"]
+        return found + [Redaction(box, "PERSON", text, NAME_SCORE, (self.name,))
+                        for box, text in signer_names(signed, words, h)]
 
     # -- the work -------------------------------------------------------------------------
     def clusters(self, image, page):

@@ -43,6 +43,10 @@ def clip_box(bbox, width: int, height: int):
     return (x0, y0, x1, y1)
 
 
+def _overlap(a, b) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
 def _inside(inner, outer) -> bool:
     return (inner[0] >= outer[0] and inner[1] >= outer[1]
             and inner[2] <= outer[2] and inner[3] <= outer[3])
@@ -104,6 +108,9 @@ def find_visual(detectors: Sequence, image, page: OcrPage | None,
                 kind = type_by_text(r.value, text_detectors) or kind
             if any(t == kind and _inside(box, c) for c, t in covered):
                 continue
+            if kind == "PERSON" and any(t == kind and _overlap(box, c) for c, t in covered):
+                continue   # a name the text detectors boxed on its line: their reading stands
+                           # (a signer's typed name is the signatures detector's fallback)
             kept.append(Redaction(box, kind, r.value, r.score, r.sources or (name,)))
             covered.append((box, kind))
     return kept

@@ -243,6 +243,44 @@ def _person_of(text: str, start: int, name_end: int, forms: OrganizationForms) -
     return m.end("person"), m.start("rest")
 
 
+_OF_THE = re.compile(r"[ ](?:of|OF)[ ](?:(?:the|The|THE)[ ])?")
+# the words a sentence names a firm's people or parts by before "of" ("Representatives of
+# Debevoise Plimpton LLP", "Employees of Acme Inc."); an order named for its members
+# ("Knights of Columbus", "Sisters of Mercy") is a name of its own
+_MEMBERS_OF = frozenset({"representatives", "representative", "employees", "employee", "members", "member",
+                         "officers", "officer", "agents", "agent", "affiliates", "affiliate", "subsidiaries",
+                         "subsidiary", "clients", "client", "shareholders", "staff", "directors", "lawyers",
+                         "attorneys", "counsel", "principals"})
+
+
+def _after_members_of(text: str, start: int, name_end: int) -> int:
+    """Where the firm starts in "<its people> of <firm>" ("Representatives of Debevoise
+    Plimpton LLP" are the firm's representatives, not its name)."""
+    m = _OF_THE.search(text, start, name_end)
+    if m is None or text[start:m.start()].lower() not in _MEMBERS_OF:
+        return start
+    return m.end()
+
+
+# A form's answer opens with a capital; OCR may read the first one in lower case after the
+# "Name" caption ("Name  international Registries, Inc.", "Name  the pilenschneider Group,
+# Inc." on unseen FARA filings): up to two lower-case words between the caption and a
+# company's name are its misread opening words
+_MISREAD_OPENING = re.compile(r"\b(?:Name|NAME)[:.]?[ ]+(?P<words>(?:[a-z][\w'’\-]*[ ]){1,2})$")
+
+
+_CAPTION_LINKS = frozenset({"of", "and", "or", "for", "to", "by", "in", "on", "at", "is", "as", "a", "an", "with",
+                            "from"})
+
+
+def _misread_opening(text: str, start: int, before: str) -> int:
+    """``start`` moved back over the lower-case words between a "Name" caption and the name."""
+    m = _MISREAD_OPENING.search(before + text[:start])
+    if m is None or len(m.group("words")) > start or set(m.group("words").split()) & _CAPTION_LINKS:
+        return start      # "Name of Acme Inc.": the caption goes on
+    return start - len(m.group("words"))
+
+
 def _name_words(name: str) -> list[str]:
     return [w.strip(".,'’") for w in re.split(r"[ ,&]+", name) if w.strip(".,'’")]
 
@@ -351,6 +389,9 @@ def find_organization_hits_in_text(text: str, forms: OrganizationForms, before: 
         start = _form_name_start(text, m, forms, before)
         if start is None:
             continue
+        start = _after_members_of(text, start, m.end("name"))
+        if m.group("legal") is not None or m.group("legal_only") is not None:
+            start = _misread_opening(text, start, before)
         person = _person_of(text, start, m.end("name"), forms)
         if person is not None:
             # "Robin Meyers of Steele Associates": a person and the firm they are with

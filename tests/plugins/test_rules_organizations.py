@@ -445,3 +445,24 @@ def test_political_leagues_are_organisations_and_contract_parties_are_not(forms)
     assert "Kosovo Democratic Alliance" in [v for v, _ in found("for the Kosovo Democratic Alliance in", forms)]
     assert found("The Receiving Party shall hold the information in confidence.", forms) == []
     assert found("CARTON MOVEMENT SPOTTY AT THIS POINT.", forms) == []
+
+
+def test_a_firms_people_before_of_are_not_its_name(forms):
+    """"Representatives of Debevoise Plimpton LLP will engage ..." (an unseen FARA filing):
+    the firm is the name after "of"; an order named for its members is a name whole."""
+    names = [v for v, _ in found("Representatives of Debevoise Plimpton LLP will engage officials", forms)]
+    assert "Debevoise Plimpton LLP" in names and not any(v.startswith("Representatives") for v in names)
+    assert "Acme Widgets Inc." in [v for v, _ in found("Employees of Acme Widgets Inc. and", forms)]
+    assert "Knights of Columbus Inc" in [v for v, _ in found("Knights of Columbus Inc", forms)]
+    assert "Bank of America Corp" in [v for v, _ in found("Bank of America Corp", forms)]
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Name international Registries, Inc. Address", "international Registries, Inc."),
+    ("Name the pilenschneider Group, Inc.", "the pilenschneider Group, Inc."),
+])
+def test_a_companys_first_capital_misread_after_the_name_caption_is_its_own(forms, text, name):
+    """Unseen FARA short forms: the answer after "Name" opens with a capital OCR read in lower
+    case; the caption's own words ("Name of ...") stay out."""
+    assert name in [v for v, _ in found(text, forms)]
+    assert "Acme Inc." in [v for v, _ in found("Name of Acme Inc.", forms)]

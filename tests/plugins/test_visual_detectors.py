@@ -27,7 +27,8 @@ def words(*items):
 
 def test_visual_plugins_registered_and_listed(capsys):
     assert {"codes", "faces", "signatures"} <= set(registry.names("visual"))
-    assert registry.emits_of("visual", "signatures") == {"SIGNATURE", "DATE"}   # a date written in by hand
+    # a date written in by hand, and the signer's name typed under the signature
+    assert registry.emits_of("visual", "signatures") == {"SIGNATURE", "DATE", "PERSON"}
     from redactor.cli import main
     assert main(["plugins"]) == 0
     out = capsys.readouterr().out

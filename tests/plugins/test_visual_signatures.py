@@ -109,8 +109,47 @@ def test_signature_over_the_typed_name_of_a_memo(ocr):
     arr = np.array(img)
     gold = draw_signature(arr, 120, 792, 220, 44, seed=3)
     image = Image.fromarray(arr).convert("RGB")
+    page = ocr.read(image)
+    found = registry.create("visual", "signatures").find(image, page)
+    signatures = [r for r in found if r.type == "SIGNATURE"]
+    assert len(signatures) == 1 and iou(signatures[0].bbox, gold) >= 0.5
+    # the signing block's typed name is its signer's, the title under it is none
+    names = [r for r in found if r.type == "PERSON"]
+    typed = [w.bbox for w in page.words if w.text.strip(".") in ("Kenneth", "W", "Smith")]
+    assert len(names) == 1 and iou(names[0].bbox, (min(b[0] for b in typed), min(b[1] for b in typed),
+                                                   max(b[2] for b in typed), max(b[3] for b in typed))) >= 0.9
+
+
+def test_a_signers_name_the_text_detectors_boxed_is_theirs(ocr):
+    """The pipeline keeps the text detectors' box of a name ("V. Colvell" of "V. Colvell,
+    Asst. Secy."): the signer's line is the signatures detector's fallback only."""
+    from redactor.model import Redaction
+    from redactor.visual import find_visual
+    img, d, font = body_page(6)
+    d.text((110, 800), "Kenneth W. Smith", font=font, fill=0)
+    arr = np.array(img)
+    draw_signature(arr, 120, 792, 220, 44, seed=3)
+    image = Image.fromarray(arr).convert("RGB")
+    page = ocr.read(image)
+    detector = registry.create("visual", "signatures")
+    alone = [r for r in find_visual([detector], image, page) if r.type == "PERSON"]
+    assert len(alone) == 1
+    x0, y0, x1, y1 = alone[0].bbox
+    text_box = Redaction((x0 + 4, y0, x1 - 30, y1), "PERSON", "Kenneth W. Smith", 0.9, ("presidio",))
+    found = find_visual([detector], image, page, existing=[text_box])
+    assert [r.type for r in found] == ["SIGNATURE"]
+
+
+def test_a_typed_title_under_a_signature_is_no_signers_name(ocr):
+    """A signing block whose name OCR did not read: the title line under the signature
+    ("Executive Director") holds a title's words and is no PERSON."""
+    img, d, font = body_page(6)
+    d.text((110, 800), "Executive Director", font=font, fill=0)
+    arr = np.array(img)
+    draw_signature(arr, 120, 792, 220, 44, seed=3)
+    image = Image.fromarray(arr).convert("RGB")
     found = registry.create("visual", "signatures").find(image, ocr.read(image))
-    assert len(found) == 1 and iou(found[0].bbox, gold) >= 0.5
+    assert [r.type for r in found] == ["SIGNATURE"]
 
 
 def draw_initials(arr: np.ndarray, x: int, y: int):
