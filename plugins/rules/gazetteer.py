@@ -151,6 +151,11 @@ def load_gazetteer(data_dir: str | None = None) -> Gazetteer:
     kept |= {fold(str(n)) for n in (cfg.get("country_forms") or []) + (cfg.get("city_forms") or [])}
     official = {fold(f"{form} of {article}{c['name']}") for c in countries.values()
                 for form in cfg.get("state_forms") or [] for article in ("", "the ")}
+    # ... and a US state's ("State of New York", "Commonwealth of Virginia"), as contracts,
+    # court papers and filings name the state: a place, whatever its bare name is besides
+    # (Washington and Virginia are personal names too)
+    official |= {fold(f"{form} of {s['name']}") for s in gc.get_us_states().values()
+                 for form in cfg.get("us_state_forms") or []}
     kept |= official
     names = {}
     for n in kept:

@@ -65,6 +65,17 @@ def test_a_countrys_official_long_form_is_one_place_with_pattern_evidence(rules,
     assert RulesDetector.evidence_of(spans[0]) == PATTERN
 
 
+@pytest.mark.parametrize("row, place", [
+    # an unseen FARA filing: "a corporation of the State of Washington"; the state's bare
+    # name is a personal name too
+    ("a corporation of the State of Washington registered", "State of Washington"),
+    ("incorporated in the Commonwealth of Virginia.", "Commonwealth of Virginia"),
+    ("the laws of the State of New York and", "State of New York"),
+])
+def test_a_us_states_official_name_is_one_place(rules, row, place):
+    assert [s.text for s in rules.detect(page_from_rows([row])) if s.type == "LOCATION"] == [place]
+
+
 def test_a_state_form_before_no_country_and_a_body_of_the_state_are_no_such_place(rules):
     assert not _places(rules, ["Republic of Letters"])
     found = _found(rules, ["Embassy of the Republic of Korea"])
