@@ -61,6 +61,8 @@ HEADER_GAP = 4.0   # text heights between two captions of a header row (a table'
 # a word of a column's caption: letters, perhaps abbreviated or closed by a colon
 _CAPTION_WORD = re.compile(r"[A-Za-z][A-Za-z.'’&/\-]*:?")
 _CARD_SHAPE = re.compile(r"\d{13,19}|\d{4}(?:[ \-]\d{4}){2}[ \-]\d{1,7}")
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+_FULL_DATE = re.compile(r"\d{1,2}[/.\-]\d{1,2}[/.\-](?:19|20)\d{2}")
 
 
 class LabelRules(LabelGeometry):
@@ -311,6 +313,13 @@ class LabelRules(LabelGeometry):
                     if g.value == "card":
                         found = [h for h in self._value(g, wide, False)
                                  if _CARD_SHAPE.fullmatch(self.text[h.start:h.end])]
+                        break
+                    if g.value == "date":
+                        # ... or a date written whole, a year after a year's caption ("5. Year
+                        # of Birth      1974" on a registration form)
+                        shape = _YEAR if "year" in lh.key else _FULL_DATE
+                        found = [h for h in self._value(g, wide[:1], False)
+                                 if shape.fullmatch(self.text[h.start:h.end])]
                         break
             if not found and not lh.strong:
                 found = self._typed_capitals(lh, groups)

@@ -306,3 +306,27 @@ def test_a_caption_read_glued_to_its_items_number_and_fill_in_line_still_caption
     page = page_from_rows([[(133, "1..Name_"), (636, "2. Registration No.")],
                            [(151, "NICHOLAS HAMISEVICZ"), (653, "3327.")]])
     assert ("PERSON", "NICHOLAS HAMISEVICZ") in found(rules, page)
+
+
+def test_a_year_after_a_numbered_year_caption_is_taken_a_little_off(rules):
+    """An unseen FARA short form, its words as Tesseract read them (text, box, line):
+    "5. Year of Birth" (no colon; the year typed a tab stop off and read a little lower) with
+    the next item's caption right of it. A caption without a colon takes a value this far
+    off only in a strict shape: a year after a year's caption, a date written whole."""
+    words = [("6.", (723, 770, 736, 785), 29), ("If", (743, 770, 757, 784), 29),
+             ("present", (760, 774, 816, 788), 29), ("citizenship", (822, 770, 906, 789), 29),
+             ("was", (912, 775, 942, 786), 29), ("not", (948, 773, 972, 785), 29),
+             ("acquired", (977, 770, 1042, 789), 29), ("by", (1048, 771, 1066, 788), 29),
+             ("birth,", (1072, 770, 1112, 788), 29), ("N", (1133, 779, 1150, 786), 30),
+             ("5.", (84, 772, 97, 786), 31), ("Year", (103, 771, 205, 786), 31), ("of", (144, 768, 161, 793), 31),
+             ("Birth", (167, 771, 205, 786), 31), ("1974", (235, 777, 292, 803), 31),
+             ("=", (1139, 786, 1150, 790), 31), ("indicate", (747, 792, 806, 807), 32),
+             ("when,", (812, 793, 860, 809), 32), ("and", (865, 793, 892, 807), 32), ("how", (898, 793, 930, 807), 32),
+             ("acquired.", (935, 793, 1004, 811), 32)]
+
+    def page(value: str) -> OcrPage:
+        return OcrPage(1275, 1650, tuple(WordBox(value if t == "1974" else t, b, 96.0, line=ln)
+                                         for t, b, ln in words), "tesseract")
+    assert ("DATE", "1974") in found(rules, page("1974"))
+    # ... but not a word that is no year
+    assert not [t for ty, t in found(rules, page("None")) if ty == "DATE"]
