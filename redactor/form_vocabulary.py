@@ -74,8 +74,16 @@ def form_words() -> frozenset[str]:
         data = yaml.safe_load(mapping_file(name).read_text(encoding="utf-8")) or {}
         for key in keys:
             for phrase in data.get(key) or ():
-                words.update(re.findall(r"[a-z]+", str(phrase).lower()))
+                words.update(w.lower() for w in re.findall(r"[A-Za-z]+", str(phrase))
+                             if not _connective(w, str(phrase)))
     return frozenset(words)
+
+
+def _connective(word: str, phrase: str) -> bool:
+    """A lower-case word inside a capitalised phrase joins its parts ("S.A. de C.V.", "and
+    Sons"): a name's particle ("Maria de Souza"), no form vocabulary of its own. (A single
+    letter is an abbreviation's: the "e" of "e.V.")"""
+    return len(word) > 1 and word.islower() and phrase != phrase.lower()
 
 
 def only_form_words(text: str) -> bool:

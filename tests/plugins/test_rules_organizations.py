@@ -159,6 +159,12 @@ def test_an_organisation_named_with_of_stays_whole(forms, text):
     ("meetings between VTB Group officials", "VTB Group"),
     # a business named after its kind first
     ("meeting at the Hotel Plaza Athénée New York", "Hotel Plaza Athénée"),
+    # ... in Spanish and Portuguese too (a foreign principal, unseen FARA)
+    ("Tricuro LLC's contract with Corporacion Dinant of Honduras", "Corporacion Dinant"),
+    ("Grupo Modelo and Industrias Peñoles", "Industrias Peñoles"),
+    # Mexico's legal forms end in the variable capital
+    ("foreign agent for Pulsar Internacional, SA de CV. The", "Pulsar Internacional, SA de CV"),
+    ("Grupo Bimbo, S.A.B. de C.V. reported", "Grupo Bimbo, S.A.B. de C.V."),
     # legal forms of other countries, and OCR's stops and commas before them
     ("Maju Jaya Sdn Bhd", "Maju Jaya Sdn Bhd"),
     ("Tanaka Shoji K.K.", "Tanaka Shoji K.K."),
@@ -193,6 +199,7 @@ def test_organisations_of_real_documents(forms, text, name):
     "APPLICATION FOR GROUP INSURANCE",
     "Office de la D.G.",                                   # a unit's code after a Romance "of"
     "Early News", "Sunday Times", "SCIENTIFIC JOURNAL", "Breaking News",   # no city's paper
+    "the Grupo de Trabajo",                        # a working group: no name after the kind
 ])
 def test_roles_departments_and_prose_are_no_organisations(forms, text):
     assert found(text, forms) == []
