@@ -39,6 +39,10 @@ MERGED_JOIN = 1.5   # gap, in lines, to the words beside such a word taken with 
 # A word of line height read below UNSURE_CONF is read again on its own crop
 # (``reread_unsure``): at most this many per page, in reading order.
 MAX_UNSURE_REGIONS = 40
+# ... and so is one read as a single character over a box two line heights wide and at
+# least 0.6 of one tall: a misread word (a letterhead's bold italic "401-277-2390" read as
+# '“7”?' at 0), not a speck; a flatter one is a rule or a fill-in line
+WIDE_WORD, TEXT_HIGH = 2.0, 0.6
 # Inked regions where nothing was read, read with them (``read_unread``).
 MAX_UNREAD_REGIONS = 30
 # ... where an unsure word of 3+ letters beside a sure one on its line is kept from this
@@ -343,12 +347,15 @@ def _unsure_regions(words: list[_Word], line_h: float,
     big title came back as "Una  Ded" at 29 and 16): its line model was fitted to its
     neighbours. On its own crop, enlarged, the same word usually reads right and sure.
     Words as tall as several lines are the merged-lines case, and words in the ``taken``
-    regions are read again with those; one-character words are mostly specks."""
+    regions are read again with those; one-character words are mostly specks, unless
+    their box is as wide as a word (WIDE_WORD)."""
     pad = line_h / 3.0
     regions: list[list[float]] = []
     for w in words:
         box = [w.box[0] - pad, w.box[1] - pad, w.box[2] + pad, w.box[3] + pad]
-        if 0 <= w.conf < UNSURE_CONF and sum(ch.isalnum() for ch in w.text) >= 2 and \
+        wordlike = sum(ch.isalnum() for ch in w.text) >= 2 or \
+            (w.box[2] - w.box[0] >= WIDE_WORD * line_h and w.box[3] - w.box[1] >= TEXT_HIGH * line_h)
+        if 0 <= w.conf < UNSURE_CONF and wordlike and \
                 w.box[3] - w.box[1] <= MERGED_LINES * line_h and \
                 not any(_overlaps(box, r) for r in taken):
             _add_region(regions, box)

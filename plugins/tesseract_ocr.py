@@ -48,7 +48,7 @@ from redactor_plugins._tesseract_words import (INSTALL_HINT, _body_line_height, 
                                                _reads_well, _TesseractCalls, _Word)
 
 # Bumped whenever a change here or in _tesseract_* can change the words read: part of the cache key.
-ALGORITHM_REVISION = "18"
+ALGORITHM_REVISION = "19"
 log = logging.getLogger(__name__)
 # choose_scale's smallest gain: text at least target / MIN_UPSCALE tall is read as it is.
 MIN_UPSCALE = 1.25

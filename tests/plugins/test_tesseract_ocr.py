@@ -693,3 +693,30 @@ def test_a_number_read_unsure_where_nothing_was_read_is_kept():
             _Word("89-593", (329, 270, 380, 280), 41.0, c, ("c", 1)),
             _Word("12345678", (400, 270, 450, 280), 30.0, c, ("c", 1))]
     assert [w.text for w in kept_where_unread(read)] == ["TELEPHONE:", "32-2-512-7890", "TELEFAX:(202)662-6291"]
+
+
+def test_a_word_read_as_one_character_over_a_words_width_is_read_again():
+    """A letterhead's bold italic "401-277-2390" came back as '“7”?' at 0 (real FUNSD dev
+    form 0001477983): one character, so it was taken for a speck and never read again, and
+    the phone number was lost. Its box is as wide as a word: it is read again on its crop.
+    A rule read as dashes or a speck stays a speck."""
+    from redactor_plugins._tesseract_regions import _unsure_regions
+    from redactor_plugins._tesseract_words import _Word
+
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed-BoldItalic.ttf", 26)
+    image = Image.new("L", (900, 200), 255)
+    draw = ImageDraw.Draw(image)
+    draw.text((40, 40), "Providence, Rhode Island 02903-1105", font=font, fill=0)
+    draw.text((520, 100), "401-277-2390", font=font, fill=0)
+    phone = draw.textbbox((520, 100), "401-277-2390", font=font)
+    body = [_Word(t, (40 + 120 * k, 42, 150 + 120 * k, 66), 92.0, ("b", 1, 1), ("b", 1))
+            for k, t in enumerate(["Providence,", "Rhode", "Island", "02903-1105"])]
+    misread = _Word("“7”?", tuple(float(v) for v in phone), 0.0, ("b", 1, 2), ("b", 1))
+    rule = _Word("----------", (40.0, 150.0, 400.0, 153.0), 0.0, ("b", 1, 3), ("b", 1))
+    speck = _Word("a", (700.0, 150.0, 708.0, 158.0), 10.0, ("b", 1, 3), ("b", 1))
+    line_h = 24.0
+    [region] = _unsure_regions(body + [misread, rule, speck], line_h)
+    assert region[0] < phone[0] < phone[2] < region[2] and region[1] < phone[1] < phone[3] < region[3]
+    out = TesseractOcr()._read_regions_again(np.asarray(image), body + [misread], [(region, "unsure")],
+                                             line_h, 24.0, 300, time.monotonic() + 60)
+    assert "401-277-2390" in [w.text for w in out], [w.text for w in out]
