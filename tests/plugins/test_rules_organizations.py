@@ -277,6 +277,17 @@ def test_a_company_caption_keeps_a_name_shaped_company(rules):
     assert found_ == [("ORGANIZATION", "R. J. REYNOLDS")], found_
 
 
+def test_the_source_of_a_sample_or_a_figure_is_an_organisation(rules):
+    """A lab's sample form names the company a sample came from after "SOURCE" (unseen
+    FUNSD forms), a table's note the body its figures came from; the source "of" something
+    is prose."""
+    assert ("ORGANIZATION", "Lorillard") in _detect(rules, ["source Lorillard - Organic Chemistry"])
+    assert ("ORGANIZATION", "U.S. Department of Commerce") in \
+        _detect(rules, ["Source: U.S. Department of Commerce"])
+    assert not [t for t, _ in _detect(rules, ["Source of Business - This: 250 Males"]) if t == "ORGANIZATION"]
+    assert not [t for t, _ in _detect(rules, ["a potential source of business"]) if t == "ORGANIZATION"]
+
+
 def test_the_organisation_of_a_digital_signature(rules):
     found_ = _detect(rules, ["Digitally signed by Dan Kloeffler", "DN: cn=Dan Kloeffler, o=Ketchum, ou=NY"])
     assert ("ORGANIZATION", "Ketchum") in found_, found_
