@@ -31,6 +31,11 @@ out of it as a DATE by its slashes (``_signature_dates``); a box that is only su
 is one.
 OCR garbage over cursive needs no rule of its own: a word read at low confidence is not
 masked as print, so its strokes stay in the groups.
+
+The short title-case line typed just under a found signature is its signer's name, reported
+as a PERSON (``_signature_anchors.signer_names``, score NAME_SCORE: by place alone), however
+foreign or misread for the text detectors; ``redactor.visual`` drops it where a text
+detector's PERSON box overlaps it.
 """
 from __future__ import annotations
 
