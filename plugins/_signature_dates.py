@@ -18,6 +18,11 @@ SLASH_MAX = 5.0        # ... and at most 5 h (a capital's long downstroke in cur
 SLASH_LEAN = 0.9       # ... its pixels on one straight forward-leaning line (|correlation| of
                        # x and y over 0.9; a digit's strokes curve: "1" and "7" below 0.8)
 SLASH_NARROW = 0.9     # ... no wider than 0.9 of its height
+BAR_TALL = 1.5         # a date's figures parted by upright bars ("10|13|87", the way many
+BAR_NARROW = 0.25      # hands write a date on a form): a straight stroke 1.5 h tall at least
+BAR_OVER = 1.3         # and a quarter as wide as tall, 1.3 times as tall as the figures round
+                       # it (a handwritten "1" is figure-high; the stem of a capital "I" in
+                       # large print is as tall as the capitals beside it)
 SLASH_GAP = 4.5        # a date's two slashes stand at most 4.5 h apart (one or two figures)
 BEFORE = 3.0           # figures up to 3 h before the first slash (the month) ...
 AFTER = 4.5            # ... and up to 4.5 h after the last (a year of two or four figures)
@@ -46,8 +51,15 @@ def _components(s, box) -> list[tuple]:
 
 
 def _is_slash(c, h: float) -> bool:
+    """A date's separator: a forward slash, or an upright bar (``_is_bar``)."""
     tall = c[3] - c[1]
-    return SLASH_TALL * h <= tall <= SLASH_MAX * h and c[2] - c[0] <= SLASH_NARROW * tall and c[5] <= -SLASH_LEAN
+    return (SLASH_TALL * h <= tall <= SLASH_MAX * h and c[2] - c[0] <= SLASH_NARROW * tall
+            and c[5] <= -SLASH_LEAN) or _is_bar(c, h)
+
+
+def _is_bar(c, h: float) -> bool:
+    tall = c[3] - c[1]
+    return BAR_TALL * h <= tall <= SLASH_MAX * h and c[2] - c[0] <= BAR_NARROW * tall
 
 
 def date_run(comps: list[tuple], h: float) -> list[tuple] | None:
@@ -64,6 +76,9 @@ def date_run(comps: list[tuple], h: float) -> list[tuple] | None:
                    and top - 0.5 * h <= (c[1] + c[3]) / 2 <= bottom + 0.5 * h and left <= c[0] and c[2] <= right]
         # (slanted slashes overlap across: between them means between their centres)
         between = [c for c in figures if a[0] + a[2] < c[0] + c[2] < b[0] + b[2]]
+        bars = [c[3] - c[1] for c in (a, b) if _is_bar(c, h)]
+        if bars and figures and min(bars) < BAR_OVER * max(c[3] - c[1] for c in figures):
+            continue          # strokes of print as tall as the letters beside them
         if len(figures) >= MIN_FIGURES and between:
             return [a, b] + figures
     return None

@@ -136,6 +136,10 @@ def hand_date(arr, x: int, base: int, fig_h: int, text: str):
             cv2.line(arr, (int(cx + 0.9 * fig_h), int(base - 2.2 * fig_h)), (int(cx), int(base + 0.4 * fig_h)),
                      20, 2, cv2.LINE_AA)
             cx += int(0.9 * fig_h)
+        elif ch == "|":     # an upright bar, as tall as a slash
+            cv2.line(arr, (int(cx + 0.3 * fig_h), int(base - 2.2 * fig_h)), (int(cx + 0.3 * fig_h),
+                     int(base + 0.4 * fig_h)), 20, 2, cv2.LINE_AA)
+            cx += int(0.6 * fig_h)
         else:
             cv2.putText(arr, ch, (int(cx), int(base)), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, fig_h / 22.0, 20, 2,
                         cv2.LINE_AA)
@@ -145,18 +149,20 @@ def hand_date(arr, x: int, base: int, fig_h: int, text: str):
     return (x + xs.min(), top + ys.min(), x + xs.max() + 1, top + ys.max() + 1)
 
 
-def _signed_line(seed: int, dated: bool):
+def _signed_line(seed: int, dated: bool, written: str = "5/19/81"):
     arr = signing_page("Sponsor Signature", (110, 740), (110, 722, 800, 722))
     signature = draw_signature(arr, 130, 715, 300, 46, seed=seed)
-    date = hand_date(arr, signature[2] + 14, 712, 20, "5/19/81") if dated else None
+    date = hand_date(arr, signature[2] + 14, 712, 20, written) if dated else None
     return Image.fromarray(arr).convert("RGB"), signature, date
 
 
-def test_the_date_written_beside_a_signature_is_a_date_of_its_own(ocr):
+@pytest.mark.parametrize("written", ["5/19/81", "10|13|87"])
+def test_the_date_written_beside_a_signature_is_a_date_of_its_own(ocr, written):
     """"Signed and dated": a hand's "5/19/81" a few pixels after its signature on the line is
     cut from the signature by its slashes (as on the real dev scans' study reports), each
-    part boxed as a reader sees it."""
-    image, signature, date = _signed_line(0, dated=True)
+    part boxed as a reader sees it; so is one whose figures upright bars part ("10|13|87"
+    after the initials on a real dev form, "10|10|75" beside an approval on an unseen one)."""
+    image, signature, date = _signed_line(0, dated=True, written=written)
     found = registry.create("visual", "signatures").find(image, ocr.read(image))
     assert sorted(r.type for r in found) == ["DATE", "SIGNATURE"], found
     by_type = {r.type: r.bbox for r in found}
@@ -344,3 +350,19 @@ def test_a_stroke_above_the_typed_title_keeps_the_tail_it_drops_beside_it():
     s = strokes_of(ink_of(arr), read, 20.0)
     cut = above_print(s, (320.0, 664.0, 660.0, 770.0), read)
     assert cut[3] >= 760 and cut[0] <= 334, cut
+
+
+def test_an_upright_bar_parts_figures_only_where_it_stands_taller_than_them():
+    """The stem of a capital "I" in large print ("RICHLAND" on a real dev form, read by no
+    signature label's side) is as tall as the capitals round it: no date's bar."""
+    from redactor_plugins._signature_dates import date_run
+    h = 10.0
+
+    def comp(x, w, top, tall):       # (x0, y0, x1, y1, area, lean)
+        return (x, top, x + w, top + tall, w * tall // 3, 0.0)
+    figures = [comp(0, 8, 10, 9), comp(10, 7, 10, 9), comp(30, 8, 10, 9), comp(40, 8, 10, 9),
+               comp(60, 8, 10, 9), comp(70, 8, 10, 9)]
+    bars = [comp(22, 2, 3, 20), comp(52, 2, 3, 20)]
+    assert date_run(figures + bars, h) is not None          # 10|13|87
+    capitals = [comp(0, 14, 0, 20), comp(30, 14, 0, 20), comp(60, 14, 0, 20)]
+    assert date_run(capitals + [comp(20, 3, 0, 20), comp(50, 3, 0, 20)], h) is None   # R I C I H
