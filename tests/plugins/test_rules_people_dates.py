@@ -101,6 +101,10 @@ def test_a_cell_listing_names_is_not_one_person(rules):
     ("Podesta Group 11/5/10", "11/5/10"),
     ("6. Date and Hour of Service: January 27, 1969 9:00 a.m.", "January 27, 1969 9:00 a.m."),
     ("MAR 24 1999 16:16 425 481 3146 PAGE", "MAR 24 1999 16:16"),
+    # a fax header's date in hyphens with its time, and OCR's hyphen for the space after a
+    # month (an unseen FARA filing's "January 1, 2016 to August-31, 2017")
+    ("MAR-24-1999 14:39 P.01", "MAR-24-1999 14:39"),
+    ("for the period January 1, 2016 to August-31, 2017", "August-31, 2017"),
     ("Sent: Wednesday, April 30, 2014 9:56 AM", "Wednesday, April 30, 2014 9:56 AM"),
     ("FROM: S.P. McBride [_x_] FeB23", "FeB23"),               # month and day run together
     ("Date of birth: June 19, 192]", "June 19, 192]"),         # the year's 1 read as a bracket
