@@ -12,6 +12,10 @@ MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", 
 # its strokes split (Pil, Pit); "An", "am", "Ah" are words
 MERIDIEM = re.compile(r"^(?:AM|P(?:M|N|H|il|it|Il|IL|II))$")
 CLOCK = re.compile(r"^\d{1,2}[:.;]\d{2}$")
+# a clock that prints the meridiem as one capital before the time ("'92 MAR 23 P2:06", "MAR -5
+# P1:33", "'92 MAY 14 A7:48": the registry's stamps of the early 1990s); OCR reads the colon
+# as a stop, drops it or makes a 3 of it ("P2306")
+LETTER_CLOCK = re.compile(r"^[AP][0-2]?\d[:.;3]?[0-5]\d$")
 NUMBER = re.compile(r"^\d{1,4}$")
 # the marks a stamp's or an OCR reading's tokens carry round them ("(NOV", "16:16,", "PH!")
 PUNCTUATION = ".,;'\"`|!()[]{}_-~"
@@ -58,6 +62,11 @@ def stamp_marks(text: str) -> set[str]:
             marks.add("month")
         elif MERIDIEM.match(t):
             marks.add("meridiem")
+        elif LETTER_CLOCK.match(raw):
+            # without its colon, "A218" may be a code: ``letter_clock``, a meridiem only
+            # beside the other marks of its own reading (``SINGLE_READING``)
+            marks |= {"meridiem", "clock"} if re.search(r"[:.;]", raw) else {"letter_clock"}
+            continue
         # an hour before its colon is read as letters as often as not ("lO:" for "10:")
         hour = raw[:-1].translate(DIGIT_LOOKALIKES) if raw.endswith(":") else ""
         if CLOCK.match(t) or (hour.isdigit() and len(hour) <= 2 and i + 1 < len(tokens)
@@ -70,9 +79,15 @@ def stamp_marks(text: str) -> set[str]:
     return marks
 
 
+# marks believed only within one reading, not gathered from a line's several readings
+SINGLE_READING = frozenset({"letter_clock"})
+
+
 def marks_score(marks: set[str]) -> int:
     """How many marks of a time stamp there are; 0 unless a month or AM/PM is among them with
     a second mark beside it."""
+    if "letter_clock" in marks:
+        marks = (marks - SINGLE_READING) | {"meridiem"}
     return len(marks) if marks & {"month", "meridiem"} and len(marks) >= 2 else 0
 
 

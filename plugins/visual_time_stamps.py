@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from redactor.plugin_api import OcrPage, Redaction, VisualDetector
-from redactor_plugins._stamp_grammar import marks_score, stamp_marks, stamp_score
+from redactor_plugins._stamp_grammar import SINGLE_READING, marks_score, stamp_marks, stamp_score
 from redactor_plugins.visual_common import gray_of, text_height, words_of
 
 MIN_LENGTH = 5.0       # a line this many letter heights long at least ("98 JUN 19": 9 glyphs)
@@ -62,6 +62,7 @@ MARGIN_WIDE = 6.0       # ... into a group 1 to 6 body heights across (a letter'
                         # stamp lines)
 MARGIN_TALL = 3.0       # ... and 3 times as tall as wide: a line running up or down
 ROW_SHARE = 0.25       # a row belongs to a text line when it holds this share of the fullest row's ink
+PEAK_PERCENTILE = 90   # ... the fullest rows being those at this percentile of the inked rows
 EDGE_SHARE = 0.08      # ... and its edge rows down to this share
 
 @dataclass
@@ -89,11 +90,7 @@ def block_lines(gray: np.ndarray, block, h: float, index: int) -> list[Line]:
         image, m = geo.rotate(crop, turn)
         back = geo.invert(geo.compose(to_crop, m))
         ink = cv2.threshold(image, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1] > 0
-        rows = ink.sum(axis=1)
-        # a line's rows against its peak: print the stamp was pressed over crosses the gaps
-        # between its lines with a little ink
-        filled = rows >= max(1.0, ROW_SHARE * float(rows.max()))
-        for start, stop in _bands(rows, filled):
+        for start, stop in line_bands(ink):
             band = ink[start:stop]
             cols = np.nonzero(band.any(axis=0))[0]
             tall = stop - start
@@ -247,6 +244,18 @@ def _area(box) -> float:
 
 def _overlap(a, b) -> float:
     return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def line_bands(ink: np.ndarray) -> list[tuple[int, int]]:
+    """The text lines of an upright block's ink, as runs of rows. A line's rows are weighed
+    against the block's fullest: print the stamp was pressed over crosses the gaps between
+    its lines with a little ink. The fullest rows are those at PEAK_PERCENTILE, not the few
+    a rule along the line fills (a form's line under a stamp, 71 pixels of ink in a row
+    against the letters' 15-30): against those the letters' thin middle rows fell short, and
+    a line was cut in halves that read as nothing."""
+    rows = ink.sum(axis=1)
+    peak = float(np.percentile(rows[rows > 0], PEAK_PERCENTILE)) if rows.any() else 0.0
+    return _bands(rows, rows >= max(1.0, ROW_SHARE * peak))
 
 
 def _bands(rows: np.ndarray, filled: np.ndarray) -> list[tuple[int, int]]:
@@ -406,7 +415,7 @@ class TimeStampDetector(VisualDetector):
                 # a worn face reads differently at each size, each reading true in a part
                 # ("7M4 MAN D7" has the month, "704 LEN 27" the numbers of "2006 JAN 27"):
                 # the line's marks are those of all its readings
-                score = marks_score(set().union(*(stamp_marks(t) for t in texts)))
+                score = marks_score(set().union(*(stamp_marks(t) - SINGLE_READING for t in texts)))
                 text = " / ".join(texts)
             if score and (line.block not in best or score > best[line.block][0]):
                 best[line.block] = (score, text, line)

@@ -151,6 +151,10 @@ def test_a_page_without_ink_at_an_angle_costs_no_read(page_ocr, monkeypatch):
     ("SS AUG Im PH =p tes", {"month", "meridiem"}),
     ("7MS JAH 27 PH", {"month", "meridiem"}),
     ("768 hUG 2] PH [2:08", {"meridiem", "clock", "numbers"}),
+    # the registry's early-1990s clock prints its meridiem as one letter before the time
+    # (unseen FARA filings: "MAR -5 P1:33"; "'92 MAR 23 P2:06" read with its colon as a 3)
+    ("MAR -5 P1:33", {"month", "meridiem", "clock"}),
+    ("92 WR 23 P2306", {"letter_clock", "numbers"}),
 ])
 def test_a_worn_stamp_reading_shows_its_marks(reading, marks):
     assert stamp_marks(reading) == marks
@@ -178,6 +182,17 @@ def test_a_stamps_marks_may_come_from_its_several_readings():
     assert marks_score(set().union(*(stamp_marks(r) for r in readings))) == 2
     words = ["CRM/ISS/REGISTRATION UNIT", "CRMISS REGISTRATION UNT", "REGISTRATION 2"]
     assert marks_score(set().union(*(stamp_marks(r) for r in words))) == 0
+
+
+def test_a_meridiem_letter_without_its_colon_counts_only_in_its_own_reading():
+    """"A218" may be a code: a meridiem beside its own reading's numbers, not gathered from
+    a line's other readings (a generated invoice's column read as "6 A218 Big & &", "215",
+    "455")."""
+    from redactor_plugins._stamp_grammar import SINGLE_READING, marks_score
+    assert stamp_score("6 A218 Big & &") == 0 and stamp_score("A218") == 0
+    readings = ["6 A218 Big & &", "«e € 215 B£iZz 2 €", "oo 455 EFi2 & &"]
+    assert marks_score(set().union(*(stamp_marks(r) - SINGLE_READING for r in readings))) == 0
+    assert stamp_score("92 WR 23 P2306") == 2
 
 
 def test_a_worn_stamp_pressed_upright_is_a_date(page_ocr):
@@ -213,3 +228,19 @@ def test_a_column_of_checkboxes_leading_lines_is_no_margin_stamp():
     far = [WordBox(w.text, (w.bbox[0] + 200, w.bbox[1], w.bbox[2] + 200, w.bbox[3]), 95.0, line=w.line)
            for w in words]
     assert not _opening_lines(boxes, (0, 0), far, h)
+
+
+def test_a_rule_along_a_stamps_line_does_not_cut_it_in_halves():
+    """A form's rule along a stamp's line (an unseen FARA filing's "2007 SEP 27 PM 2:48" up
+    its ruled margin) fills its rows far more than the letters do: weighed against it, the
+    letters' thin middle rows fell short and the line came out as two halves."""
+    from redactor_plugins.visual_time_stamps import line_bands
+    ink = np.zeros((40, 300), bool)
+    for x in range(10, 290, 14):           # letters 24 rows tall: full top and foot, thin stems
+        ink[8:11, x:x + 6] = True
+        ink[29:32, x:x + 6] = True
+        ink[8:32, x] = ink[8:32, x + 5] = True
+    ink[30, :] = True                       # the rule along the line
+    assert line_bands(ink) == [(8, 32)]
+    two = np.vstack([ink[:36], ink[:36]])   # two such lines stacked stay two
+    assert len(line_bands(two)) == 2
