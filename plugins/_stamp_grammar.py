@@ -74,6 +74,11 @@ def stamp_marks(text: str) -> set[str]:
             marks.add("clock")
         elif NUMBER.match(t):
             numbers += 1
+            # the year a clock prints in full beside the month ("2009 SEP 25"; its figures
+            # worn: "2809 SEP")
+            if len(t) == 4 and any(near_month(as_digits(tokens[j])) for j in (i - 1, i + 1)
+                                   if 0 <= j < len(tokens)):
+                marks.add("year")
     if numbers >= 2:
         marks.add("numbers")
     return marks

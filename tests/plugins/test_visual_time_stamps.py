@@ -155,6 +155,9 @@ def test_a_page_without_ink_at_an_angle_costs_no_read(page_ocr, monkeypatch):
     # (unseen FARA filings: "MAR -5 P1:33"; "'92 MAR 23 P2:06" read with its colon as a 3)
     ("MAR -5 P1:33", {"month", "meridiem", "clock"}),
     ("92 WR 23 P2306", {"letter_clock", "numbers"}),
+    # the year printed in full beside the month, its figures worn ("2009 SEP 25" up an
+    # unseen FARA filing's ruled margin)
+    ("[2809 SEP zp,", {"year", "month"}),
 ])
 def test_a_worn_stamp_reading_shows_its_marks(reading, marks):
     assert stamp_marks(reading) == marks
@@ -167,6 +170,7 @@ def test_a_worn_stamp_reading_shows_its_marks(reading, marks):
     "Yyus mo 49 39 Y",
     "REGISTRATION UNIT",
     "1228408709 202-371-5769",                                   # numbers without a month or AM/PM
+    "Room 2009",                                                 # a year's shape with no month beside it
 ])
 def test_readings_without_a_stamps_grammar_score_nothing(reading):
     assert stamp_score(reading) == 0
