@@ -52,9 +52,12 @@ def _components(s, box) -> list[tuple]:
 
 def _is_slash(c, h: float) -> bool:
     """A date's separator: a forward slash, or an upright bar (``_is_bar``)."""
+    return _leaning_slash(c, h) or _is_bar(c, h)
+
+
+def _leaning_slash(c, h: float) -> bool:
     tall = c[3] - c[1]
-    return (SLASH_TALL * h <= tall <= SLASH_MAX * h and c[2] - c[0] <= SLASH_NARROW * tall
-            and c[5] <= -SLASH_LEAN) or _is_bar(c, h)
+    return SLASH_TALL * h <= tall <= SLASH_MAX * h and c[2] - c[0] <= SLASH_NARROW * tall and c[5] <= -SLASH_LEAN
 
 
 def _is_bar(c, h: float) -> bool:
@@ -76,7 +79,7 @@ def date_run(comps: list[tuple], h: float) -> list[tuple] | None:
                    and top - 0.5 * h <= (c[1] + c[3]) / 2 <= bottom + 0.5 * h and left <= c[0] and c[2] <= right]
         # (slanted slashes overlap across: between them means between their centres)
         between = [c for c in figures if a[0] + a[2] < c[0] + c[2] < b[0] + b[2]]
-        bars = [c[3] - c[1] for c in (a, b) if _is_bar(c, h)]
+        bars = [c[3] - c[1] for c in (a, b) if not _leaning_slash(c, h)]
         if bars and figures and min(bars) < BAR_OVER * max(c[3] - c[1] for c in figures):
             continue          # strokes of print as tall as the letters beside them
         if len(figures) >= MIN_FIGURES and between:
