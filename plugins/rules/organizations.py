@@ -315,6 +315,11 @@ def _opens_place(toks: list[str]) -> bool:
     return known_place(f"{toks[0]} {nxt}") or (nxt[-1:].lower() == "n" and known_place(f"{toks[0]} {nxt[:-1]}"))
 
 
+def _has_legal_form(m: re.Match) -> bool:
+    """Whether a ``with_words`` match ends in a company's legal form ("Inc", "GmbH")."""
+    return m.group("legal") is not None or m.group("legal_only") is not None
+
+
 def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: str = "") -> int | None:
     """Where the organisation's name starts in a ``with_words`` match, or None when the
     match is no organisation: leading label and heading words ("Bill To Acme Inc") are
@@ -335,7 +340,7 @@ def _form_name_start(text: str, m: re.Match, forms: OrganizationForms, before: s
         toks = toks[2:]
     if not toks or not toks[0] or start >= m.end():
         return None
-    legal = m.group("legal") is not None or m.group("legal_only") is not None
+    legal = _has_legal_form(m)
     # "LORILLARD, DIVISION OF LOEW'S CORP.", "DIVISION OF AMERICAN BRANDS INC.": a
     # letterhead names the parent company its division belongs to after the unit's word
     parent = _PARENT_OF.search(text, start, m.end("name"))
@@ -390,7 +395,7 @@ def find_organization_hits_in_text(text: str, forms: OrganizationForms, before: 
         if start is None:
             continue
         start = _after_members_of(text, start, m.end("name"))
-        if m.group("legal") is not None or m.group("legal_only") is not None:
+        if _has_legal_form(m):
             start = _misread_opening(text, start, before)
         person = _person_of(text, start, m.end("name"), forms)
         if person is not None:
