@@ -22,15 +22,19 @@ _LEADING_RULE = re.compile(r"(?<![^\s])_+(?=[A-Za-z])")
 # ... and a form item's number OCR read glued to its caption ("1..Name_", "2.Registration")
 _GLUED_NUMBER = r"\d{1,2}[.,]{1,2}"
 _GLUED_ITEM = re.compile(rf"(?<![^\s]){_GLUED_NUMBER}(?=[A-Z][a-z])")
+# ... and one opening its line ("5." read as "5:" too), with the words of letters after it
+_NUMBERED_ITEM = re.compile(r"(?:^|\n)[ ]?[1-9]\d?[a-z]?[.,:)][ ]"
+                            r"((?:[A-Za-z][A-Za-z'’/\-]*[ ]){1,3}[A-Za-z][A-Za-z'’/\-]*)")
 BAR_LIKE = "|!il1I()[]{}/\\"   # what OCR reads a vertical cell border as
 BORDER_READ_W = 0.6      # text heights: a border read as a word is at most this wide ...
 BORDER_READ_H = 1.3      # ... and, unless read as "|", at least this tall
 THICK_BORDER_W = 1.0     # ... or up to a text height wide, a "|" taller than that
 # Government and business forms number their items ("1. Name", "5. Year of Birth", "12a.",
 # "(b) Address", "C. Telephone"): the number opens the item's caption, it is no text before
-# it. A figure's stop may be read as a comma ("4, Business Address"); items are counted from
-# 1 and a letter closed by a bracket is left out: "0)" and "C)" are empty checkboxes read so.
-ITEM_NUMBER = re.compile(r"[1-9]\d?[a-z]?[.,)]|[A-Za-z]\.|\((?:[1-9]\d?|[a-z])\)")
+# it. A figure's stop may be read as a comma ("4, Business Address") or a colon ("5: Year of
+# Bitth" on an unseen FARA form); items are counted from 1 and a letter closed by a bracket
+# is left out: "0)" and "C)" are empty checkboxes read so.
+ITEM_NUMBER = re.compile(r"[1-9]\d?[a-z]?[.,:)]|[A-Za-z]\.|\((?:[1-9]\d?|[a-z])\)")
 ITEM_NUMBER_GAP = 1.5    # text heights between an item number and its caption at most
 _COLON_LABEL = re.compile(r"(?<![\w])((?:[A-Za-z][\w'’./\-]*[ ]){0,2}[A-Za-z][\w'’./\-]*?)[ ]?([#:])")
 # words in parentheses, not a number: "(E75518)" after a label is its value
@@ -189,6 +193,29 @@ def _fuzzy_matches(text: str, lex: LabelLexicon, taken: list[_Match]) -> list[_M
             if close:
                 start = m.start(1) + len(" ".join(words[:k])) + (1 if k else 0)
                 out.append(_Match(start, m.end(), m.end(1), close[0], m.group(2) == "#", True))
+                break
+    return out
+
+
+def _fuzzy_item_captions(text: str, lex: LabelLexicon, taken: list[_Match]) -> list[_Match]:
+    """A numbered form item opens with its caption ("5. Year of Bitth 1992" on a
+    registration form): the words after the item's number, up to the value, are a label by
+    form too, and when OCR misread them the lexicon phrase they are closest to is taken."""
+    keys = [k for k in lex.groups_of if len(k) >= 4]
+    out = []
+    for m in _NUMBERED_ITEM.finditer(text):
+        if any(t.start < m.end() and m.start(1) < t.end for t in taken):
+            continue
+        words = m.group(1).split(" ")
+        for k in range(len(words), 1, -1):     # longest phrase first, two words at least
+            phrase = " ".join(words[:k])
+            key = normalise_label(phrase)
+            if len(key) < 6 or lex.stop_regex.fullmatch(phrase) or key in lex.groups_of:
+                continue
+            close = _closest(lex, key, keys)
+            if close:
+                end = m.start(1) + len(phrase)
+                out.append(_Match(m.start(1), end, end, close[0], False, False))
                 break
     return out
 
@@ -358,6 +385,7 @@ def find_labels(layout: PageView, lex: LabelLexicon) -> list[LabelHit]:
     matches = _split_across_cells(layout, lex, _regex_matches(text, lex))
     matches = _across_stray_symbols(layout, lex, matches)
     matches += _fuzzy_matches(text, lex, matches)
+    matches += _fuzzy_item_captions(text, lex, matches)
     matches = _header_cells(layout, lex, matches)
     matches = _with_annotations(text, _compounds(layout, sorted(matches, key=lambda m: m.start)))
     matches = _without_value_prefixes(text, matches)

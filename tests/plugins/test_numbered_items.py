@@ -35,6 +35,22 @@ def test_a_numbered_year_of_birth_gives_the_year_beside_it(rules):
     assert ("DATE", "1975") in found, found
 
 
+def test_a_numbered_caption_ocr_misread_still_gives_its_value(rules):
+    """"5: Year of Bitth 1992" (an unseen FARA short form: the item's stop read as a colon, the
+    "r" of Birth as a "t"): the words after the item's number are the caption by form, so the
+    closest lexicon phrase is taken for them, as it is for words before a colon."""
+    found = _found(rules, [[(10, "5: Year of Bitth"), (230, "1992"),
+                            (560, "6. If present citizenship was not acquired by birth,")]])
+    assert ("DATE", "1992") in found, found
+
+
+def test_a_numbered_sentence_is_no_misread_caption(rules):
+    """An item that is a sentence, with a year in it, is no caption close to a lexicon
+    phrase: the year stays unboxed."""
+    found = _found(rules, [[(10, "4. Receipts from the sale in 1992")]])
+    assert not any(t == "DATE" for t, _ in found), found
+
+
 def test_a_letter_and_its_stop_before_a_caption_number_it_too(rules):
     """"B. Name" / "(b) Name": a lettered item."""
     for number in ("B.", "(b)"):
@@ -42,7 +58,7 @@ def test_a_letter_and_its_stop_before_a_caption_number_it_too(rules):
         assert ("PERSON", "AENGUS MURRAY") in found, (number, found)
 
 
-@pytest.mark.parametrize("word,numbers", [("1.", True), ("12a.", True), ("4,", True), ("(b)", True),
+@pytest.mark.parametrize("word,numbers", [("1.", True), ("12a.", True), ("4,", True), ("5:", True), ("(b)", True),
                                           ("B.", True), ("3)", True),
                                           # an empty checkbox read as a figure or a letter
                                           ("0)", False), ("C)", False), ("0", False), ("[]", False)])
