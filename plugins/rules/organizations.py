@@ -116,8 +116,11 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
         ("activity_words", "role_words", "prefix_heads", "leading_words", "campaign_offices",
          "publisher_states", "romance_heads", "romance_links", "newspaper_words"))
     ampersand_terms = _words(data, "ampersand_terms", path, required=False)
+    name_links = _words(data, "name_links", path, required=False)
     name = NAME_WORD
-    joiner = r"(?:[ ]|[ ]&[ ]|[ ](?:and|of|the)[ ]|,[ ])"
+    link_alt = "|".join(re.escape(w).replace(r"\ ", "[ ]") for w in sorted(["and", "of", "the"] + name_links,
+                                                                         key=len, reverse=True))
+    joiner = rf"(?:[ ]|[ ]&[ ]|[ ](?:{link_alt})[ ]|,[ ])"
     legal = _alt(_cased(legal_forms))
     words = _alt(_cased(org_words))
     # the country a group's local company names in brackets before its legal form ("Tan

@@ -165,6 +165,10 @@ def test_an_organisation_named_with_of_stays_whole(forms, text):
     # Mexico's legal forms end in the variable capital
     ("foreign agent for Pulsar Internacional, SA de CV. The", "Pulsar Internacional, SA de CV"),
     ("Grupo Bimbo, S.A.B. de C.V. reported", "Grupo Bimbo, S.A.B. de C.V."),
+    # ... and the Romance languages' "of" joins a company's words before its legal form (an
+    # unseen FARA filing's principal, the airline of Colombia)
+    ("the principal, Aerovias Nacionales de Colombia, S.A., Bogota", "Aerovias Nacionales de Colombia, S.A."),
+    ("Banco do Brasil S.A.", "Banco do Brasil S.A."),
     # legal forms of other countries, and OCR's stops and commas before them
     ("Maju Jaya Sdn Bhd", "Maju Jaya Sdn Bhd"),
     ("Tanaka Shoji K.K.", "Tanaka Shoji K.K."),
