@@ -21,6 +21,7 @@ from matplotlib.colors import Normalize  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch, Rectangle  # noqa: E402
 
+from redactor.box_geometry import overlaps  # noqa: E402
 from redactor_eval.dataset import GoldPage  # noqa: E402
 from redactor_eval.result import PageDetail  # noqa: E402
 
@@ -185,10 +186,6 @@ def _view(detail: PageDetail, margin: float = 0.04) -> tuple[float, float, float
     return x0, y0, x1, y1
 
 
-def _overlaps(a, b) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 def _candidates(anchor, w: float, h: float, gap: float):
     """Spots for a w x h label round its anchor box, best first (display pixels, y up):
     above and below its left edge, then its right edge, inside its top, beside it."""
@@ -210,7 +207,7 @@ def _place_one(anchor, sizes, bounds, placed, others, gap):
                 if rect[0] < bx0 or rect[1] < by0 or rect[3] > by1:
                     continue
                 grown = (rect[0] - gap, rect[1] - gap, rect[2] + gap, rect[3] + gap)
-                if not any(_overlaps(grown, r) for r in avoid):
+                if not any(overlaps(grown, r) for r in avoid):
                     return k, rect
     return None
 

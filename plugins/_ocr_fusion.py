@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from redactor_plugins._regions import crop_regions
-from redactor.plugin_api import OcrPage, page_view, union_box, WordBox
+from redactor.plugin_api import OcrPage, WordBox, box_area, intersection, overlaps, page_view, union_box
 
 # A second-engine word overlaps a first-engine word when their intersection covers this much of
 # the smaller of the two boxes.
@@ -42,17 +42,10 @@ def normalise(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum())
 
 
-def _area(b) -> float:
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
-
-
 def _overlaps(a, b, share: float = OVERLAP) -> bool:
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    if iw <= 0 or ih <= 0:
-        return False
-    small = min(_area(a), _area(b))
-    return small > 0 and iw * ih >= share * small
+    """Whether the boxes overlap by at least ``share`` of the smaller one."""
+    small = min(box_area(a), box_area(b))
+    return small > 0 and overlaps(a, b) and intersection(a, b) >= share * small
 
 
 def _same_row(a, b) -> bool:

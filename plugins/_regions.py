@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from redactor.plugin_api import overlaps
+
 
 def crop_regions(boxes: list[tuple[float, float, float, float]], width: int, height: int,
                  margin: float) -> list[tuple[int, int, int, int]]:
@@ -18,7 +20,7 @@ def crop_regions(boxes: list[tuple[float, float, float, float]], width: int, hei
         for i in range(len(regions)):
             for j in range(i + 1, len(regions)):
                 a, b = regions[i], regions[j]
-                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                if overlaps(a, b):
                     regions[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
                     del regions[j]
                     merged = True

@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from redactor_plugins import _scan_cleanup as sc
-from redactor.plugin_api import UNSURE_CONF
+from redactor.plugin_api import UNSURE_CONF, overlap_share, overlaps
 
 from redactor_plugins import _rotated_text as rotated
 from redactor_plugins._tesseract_words import _Word, _digits, _is_text, _mean_conf, _quality
@@ -107,7 +107,7 @@ class _Rereads:
             kept = [w for w in out if not centred_in(w, r)]
             # Halves of the neighbours the crop cut through are no new words.
             new = [w for w in new if _is_text(w)
-                   and not any(_overlap_share(w.box, k.box) > 0.5 for k in kept)]
+                   and not any(overlap_share(w.box, k.box) > 0.5 for k in kept)]
             if not old:
                 new = kept_where_unread(new)
             # Digits are what the values are made of: a read that loses some is no better.
@@ -331,7 +331,7 @@ def with_unread_beside(vertical: list[list[float]], unread: list[list[float]]) -
     rest = []
     for b in unread:
         for r in vertical:
-            if _overlaps(b, r):
+            if overlaps(b, r):
                 r[:] = [min(r[0], b[0]), min(r[1], b[1]), max(r[2], b[2]), max(r[3], b[3])]
                 break
         else:
@@ -357,7 +357,7 @@ def _unsure_regions(words: list[_Word], line_h: float,
             (w.box[2] - w.box[0] >= WIDE_WORD * line_h and w.box[3] - w.box[1] >= TEXT_HIGH * line_h)
         if 0 <= w.conf < UNSURE_CONF and wordlike and \
                 w.box[3] - w.box[1] <= MERGED_LINES * line_h and \
-                not any(_overlaps(box, r) for r in taken):
+                not any(overlaps(box, r) for r in taken):
             _add_region(regions, box)
             if len(regions) >= MAX_UNSURE_REGIONS:
                 break
@@ -376,7 +376,7 @@ def _unread_regions(work: np.ndarray, words: list[_Word], th: float,
         # whose "word" would split the value beside it ("269 it 703-9835")
         if b[2] - b[0] < 2.0 * th:
             continue
-        if not any(_overlaps(b, r) for r in taken):
+        if not any(overlaps(b, r) for r in taken):
             out.append(b)
     return sorted(out, key=lambda b: (b[1], b[0]))[:MAX_UNREAD_REGIONS]
 
@@ -385,23 +385,10 @@ def _add_region(regions: list[list[float]], box: list[float]) -> None:
     """Add ``box``, joined with the first region it overlaps (a crop read twice would give
     its words twice)."""
     for r in regions:
-        if _overlaps(box, r):
+        if overlaps(box, r):
             r[:] = [min(r[0], box[0]), min(r[1], box[1]), max(r[2], box[2]), max(r[3], box[3])]
             return
     regions.append(box)
-
-
-def _overlaps(a, b) -> bool:
-    """Whether two boxes share some area."""
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _overlap_share(box, other) -> float:
-    """Share of ``box``'s area that ``other`` covers."""
-    iw = min(box[2], other[2]) - max(box[0], other[0])
-    ih = min(box[3], other[3]) - max(box[1], other[1])
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    return iw * ih / area if iw > 0 and ih > 0 and area > 0 else 0.0
 
 
 def _line_for(word: _Word, others: list[_Word], line_h: float) -> tuple[tuple, tuple] | None:

@@ -32,7 +32,7 @@ import numpy as np
 from redactor_plugins import _scan_cleanup as sc
 from redactor_plugins import _scan_geometry as geo
 from redactor_plugins._options import as_bool
-from redactor.plugin_api import InputError, OcrBackend, OcrPage, PluginUnavailable, to_gray, WordBox
+from redactor.plugin_api import InputError, OcrBackend, OcrPage, PluginUnavailable, to_gray, WordBox, overlaps
 from redactor.plugin_api import UNSURE_CONF  # noqa: F401 (re-exported)
 
 from redactor_plugins._tesseract_lib import load_library
@@ -40,7 +40,7 @@ from redactor_plugins._tesseract_lib import load_library
 # second reads of parts of a page in _tesseract_regions, the page's turns in
 # _tesseract_orientation; names imported from here stay here.
 from redactor_plugins._tesseract_orientation import _Orientation, _turn
-from redactor_plugins._tesseract_regions import (_merged_regions, _overlaps, _Rereads, _unread_regions,
+from redactor_plugins._tesseract_regions import (_merged_regions, _Rereads, _unread_regions,
                                                 _unsure_regions, _vertical_regions, with_unread_beside)
 from redactor_plugins._tesseract_regions import REREAD_SCALE  # noqa: F401 (re-exported)
 from redactor_plugins._tesseract_words import (INSTALL_HINT, _body_line_height, _join_row_parts,
@@ -359,7 +359,7 @@ class TesseractOcr(_Orientation, _Rereads, _TesseractCalls, OcrBackend):
             # One Tesseract run for all: its start-up costs as much as reading the crops.
             # a block read down is read across whole; its tall fragments are no lines run together
             vertical = _vertical_regions(words, line_h) if self.split_merged else []
-            merged = [r for r in _merged_regions(words, line_h) if not any(_overlaps(r, v) for v in vertical)] \
+            merged = [r for r in _merged_regions(words, line_h) if not any(overlaps(r, v) for v in vertical)] \
                 if self.split_merged else []
             unsure = _unsure_regions(words, line_h, merged + vertical) if self.reread_unsure else []
             unread = _unread_regions(work, words, text_h or line_h, merged + unsure) \

@@ -26,7 +26,7 @@ import re
 
 import numpy as np
 
-from redactor.plugin_api import OcrPage, Redaction, VisualDetector
+from redactor.plugin_api import OcrPage, Redaction, VisualDetector, iou
 from redactor_plugins._options import as_bool
 from redactor_plugins.visual_common import alnum, gray_of, words_of
 
@@ -65,14 +65,6 @@ def type_of(text: str, label_words: list[str]) -> str:
 def _box(points) -> tuple[float, float, float, float]:
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     return (float(pts[:, 0].min()), float(pts[:, 1].min()), float(pts[:, 0].max()), float(pts[:, 1].max()))
-
-
-def _iou(a, b) -> float:
-    iw = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    ih = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = iw * ih
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def _grow_to_ink(gray: np.ndarray, box, reach: float):
@@ -129,7 +121,7 @@ class CodeDetector(VisualDetector):
         gray = gray_of(image)
         found: list[tuple[tuple, str]] = []   # (box, decoded text)
         for box, text in self._qr(gray) + (self._bars(gray) if self.barcodes else []):
-            same = [i for i, (b, _) in enumerate(found) if _iou(b, box) > 0.5]
+            same = [i for i, (b, _) in enumerate(found) if iou(b, box) > 0.5]
             if same:
                 i = same[0]
                 if text and not found[i][1]:
@@ -173,7 +165,7 @@ class CodeDetector(VisualDetector):
                 box = _box(pts)
                 if box[2] - box[0] < 8 or box[3] - box[1] < 8:
                     continue
-                if any(_iou(b, box) > 0.5 for b, _ in out):
+                if any(iou(b, box) > 0.5 for b, _ in out):
                     continue
                 out.append((box, text or ""))
             if out and all(t for _, t in out):

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from redactor.plugin_api import OcrPage, Redaction, VisualDetector, union_box
+from redactor.plugin_api import OcrPage, Redaction, VisualDetector, inside, union_box
 from redactor_plugins._options import as_bool
 from redactor_plugins._signature_anchors import (INITIALS, Anchors, after_date_caption, at_edge, initials_in_margin,
                                                  is_label, letters_box, near_label, on_rule, opens_blank,
@@ -154,7 +154,7 @@ class SignatureDetector(VisualDetector):
             if piece is not None and not ring and not circles_print(sub, origin, s.h, printed):
                 pieces.append(piece)
         # the text inside a stamp's border is the stamp's
-        pieces = [p for p in pieces if not any(_inside(p.box, hole) for hole in holes)]
+        pieces = [p for p in pieces if not any(inside(p.box, hole) for hole in holes)]
         found = []
         # (a caption the pen crossed may be read in pieces: "Sign" "ture")
         one_signer = [w for w in anchors.labels if alnum(w.text) in ONE_SIGNER]
@@ -283,10 +283,6 @@ def _dated(s: Strokes, box, score: float) -> list:
     # figures are boxed as OCR boxes a word, over their ink's rim only
     return [(_padded(date, DATE_PAD * s.h, s.ink.shape), score, "DATE")] + \
         ([(_padded(rest, PAD * s.h, s.ink.shape), score, "SIGNATURE")] if rest else [])
-
-
-def _inside(box, outer) -> bool:
-    return box[0] >= outer[0] and box[1] >= outer[1] and box[2] <= outer[2] and box[3] <= outer[3]
 
 
 def _tight(sub: np.ndarray, box, r0: int, r1: int):

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from redactor.plugin_api import OcrPage, Redaction, VisualDetector, reads_as_name, surnames
+from redactor.plugin_api import OcrPage, Redaction, VisualDetector, box_area, intersection, reads_as_name, surnames
 from redactor_plugins._options import as_bool
 from redactor_plugins._rotated_text import line_angle
 from redactor_plugins.visual_common import gray_of, ink_of, rules_mask, text_height, words_of
@@ -286,9 +286,8 @@ def circle_regions(gray: np.ndarray, ink: np.ndarray, h: float) -> list[Region]:
 
 
 def _inside(box, other, share: float = 0.6) -> bool:
-    iw = max(0.0, min(box[2], other[2]) - max(box[0], other[0]))
-    ih = max(0.0, min(box[3], other[3]) - max(box[1], other[1]))
-    return iw * ih >= share * (box[2] - box[0]) * (box[3] - box[1])
+    """Whether at least ``share`` of ``box`` lies within ``other``."""
+    return intersection(box, other) >= share * box_area(box)
 
 
 def lines_inside(words, hull: np.ndarray) -> list[str]:

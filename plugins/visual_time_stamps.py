@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from redactor.plugin_api import OcrPage, Redaction, VisualDetector
+from redactor.plugin_api import OcrPage, Redaction, VisualDetector, box_area, intersection
 from redactor_plugins._stamp_grammar import SINGLE_READING, marks_score, stamp_marks, stamp_score
 from redactor_plugins.visual_common import gray_of, text_height, words_of
 
@@ -218,7 +218,7 @@ def margin_blocks(ink: np.ndarray, words, h: float, known: list) -> list:
         ys, xs = np.nonzero(region)
         box = (x + int(xs.min()), y + int(ys.min()), x + int(xs.max()) + 1, y + int(ys.max()) + 1)
         bw, bh = box[2] - box[0], box[3] - box[1]
-        if any(_overlap(box, b.box) > 0.5 * min(bw * bh, _area(b.box)) for b in known):
+        if any(intersection(box, b.box) > 0.5 * min(bw * bh, box_area(b.box)) for b in known):
             continue
         n_glyphs, _, glyphs, _ = cv2.connectedComponentsWithStats(region.astype(np.uint8), connectivity=8)
         if n_glyphs - 1 <= MIN_LETTERS:
@@ -236,14 +236,6 @@ def margin_blocks(ink: np.ndarray, words, h: float, known: list) -> list:
         out.append(rotated.Block(box, hull.astype(np.int32), angle, sure, len(xs)))
     out.sort(key=lambda b: -(b.box[3] - b.box[1]))
     return out[:MAX_BLOCKS]
-
-
-def _area(box) -> float:
-    return (box[2] - box[0]) * (box[3] - box[1])
-
-
-def _overlap(a, b) -> float:
-    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def line_bands(ink: np.ndarray) -> list[tuple[int, int]]:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Literal, Sequence
 
+from redactor.box_geometry import area, iou
 from redactor.form_vocabulary import ADDRESS_FIELD_CAPTIONS
 from redactor.model import BBox, OcrPage, Redaction, Span
 from redactor.page_view import page_view
@@ -35,10 +36,6 @@ class Alignment:
 def union_box(boxes: Iterable[BBox]) -> BBox:
     xs0, ys0, xs1, ys1 = zip(*boxes)
     return (min(xs0), min(ys0), max(xs1), max(ys1))
-
-
-def _area(b: BBox) -> float:
-    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
 
 
 def words_in_span(page: OcrPage, start: int, end: int) -> list[int]:
@@ -131,7 +128,7 @@ def span_boxes(page: OcrPage, word_boxes: Sequence[tuple[int, BBox]], mode: BoxM
     whole = union_box(segments)
     if mode == "span" and len(segments) == len(by_line):
         return [whole]
-    if len(segments) == len(by_line) and _area(whole) <= _BLOCK_AREA_RATIO * sum(_area(b) for b in segments):
+    if len(segments) == len(by_line) and area(whole) <= _BLOCK_AREA_RATIO * sum(area(b) for b in segments):
         return [whole]
     return segments
 
@@ -220,15 +217,6 @@ def align_spans(page: OcrPage, spans: Iterable[Span], mode: BoxMode = "auto",
 _DUPLICATE_IOU = 0.5
 
 
-def _iou(a: BBox, b: BBox) -> float:
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    if iw <= 0 or ih <= 0:
-        return 0.0
-    inter = iw * ih
-    return inter / (_area(a) + _area(b) - inter)
-
-
 def merge_duplicates(redactions: Sequence[Redaction]) -> list[Redaction]:
     """One redaction for one value found twice: the same value in two readings of a fused
     OCR page (each engine's words boxed apart) gives two boxes of one type over the same ink;
@@ -236,7 +224,7 @@ def merge_duplicates(redactions: Sequence[Redaction]) -> list[Redaction]:
     out: list[Redaction] = []
     for r in redactions:
         for k, o in enumerate(out):
-            if o.type == r.type and _iou(o.bbox, r.bbox) >= _DUPLICATE_IOU:
+            if o.type == r.type and iou(o.bbox, r.bbox) >= _DUPLICATE_IOU:
                 out[k] = Redaction(union_box([o.bbox, r.bbox]), o.type, o.value, max(o.score, r.score),
                                    tuple(dict.fromkeys(o.sources + r.sources)))
                 break
@@ -342,7 +330,7 @@ def _merge_blocks(out: list[Redaction], types, words, rows: bool) -> list[Redact
                 one_line = all(r.bbox[3] - r.bbox[1] <= _ONE_LINE_HEIGHTS * _line_height(r, words) for r in (a, b))
                 beside = rows and one_line and 0 <= b.bbox[0] - a.bbox[2] <= _ROW_GAP_HEIGHTS * h and \
                     shared >= h / 2
-                small = _area(whole) <= _BLOCK_AREA_RATIO * (_area(a.bbox) + _area(b.bbox))
+                small = area(whole) <= _BLOCK_AREA_RATIO * (area(a.bbox) + area(b.bbox))
                 form_rows = not rows and bool(words) and a.bbox[1] <= b.bbox[1] and \
                     abs(a.bbox[0] - b.bbox[0]) <= h and -h <= gap <= _FORM_GAP_HEIGHTS * h and \
                     _captioned_row(b.bbox, words)

@@ -36,6 +36,8 @@ import yaml
 # What plugins may use of the core. A plugin imports from ``redactor`` only this module (a
 # test holds ours to it), so the core can be reorganised without breaking installed plugins.
 from redactor.aligner import union_box
+from redactor.box_geometry import area as box_area
+from redactor.box_geometry import inside, intersection, iou, overlap_share, overlaps
 from redactor.census_names import MAX_WORDS as NAME_MAX_WORDS
 from redactor.census_names import RETAGGED_LABELS as CENSUS_RETAGGED_LABELS
 from redactor.census_names import SCORE as CENSUS_NAME_SCORE
@@ -65,7 +67,7 @@ __all__ = [
     "UNSURE_CONF", "InputError", "PluginFailed", "PluginUnavailable",
     # the page's lines and cells, geometry and images
     "PageView", "Line", "page_view", "flowed_text", "paragraph_breaks", "union_box", "to_gray", "FRAGMENT_AREA",
-    "page_ink_threshold",
+    "page_ink_threshold", "box_area", "intersection", "overlaps", "overlap_share", "iou", "inside",
     # types, label maps, spans
     "mapping_file", "is_known", "parse_types", "fine_types", "group_of", "merge_spans",
     "WEB_ADDRESS_START",

@@ -25,6 +25,7 @@ from typing import Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from redactor.audit import public_record
+from redactor.box_geometry import intersection
 from redactor.document import OUTPUT_KINDS, PageSink, output_paths, publish_outputs
 from redactor.errors import InputError, OutputError, RedactorError
 from redactor.imageio import is_pdf, pages_with_multi, read_pages
@@ -67,12 +68,6 @@ def _label(r: Redaction) -> str:
     return f"{r.type} · {'+'.join(r.sources) if r.sources else 'unknown'}"
 
 
-def _overlap(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
-
-
 def draw_preview(image: Image.Image, redactions: Sequence[Redaction], pad: float = 0.0) -> Image.Image:
     """A fresh RGB copy of ``image`` with each box (grown by ``pad``, as it would be burned)
     outlined in its group's colour and labelled with its type and source. Labels go above
@@ -111,8 +106,8 @@ def draw_preview(image: Image.Image, redactions: Sequence[Redaction], pad: float
             lx = min(max(0, lx), max(0, width - lw))
             ly = min(max(0, ly), max(0, height - lh))
             cand = (lx, ly, lx + lw, ly + lh)
-            cost = (10 * sum(_overlap(cand, p) for p in placed)
-                    + sum(_overlap(cand, b) for b in boxes) + order)
+            cost = (10 * sum(intersection(cand, p) for p in placed)
+                    + sum(intersection(cand, b) for b in boxes) + order)
             if cost < best_cost:
                 best, best_cost = cand, cost
         placed.append(best)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from redactor.box_geometry import inside, overlap_share, overlaps
 from redactor.errors import PluginFailed
 from redactor.model import OcrPage, Redaction, WordBox
 from redactor.taxonomy import fine_types, is_known
@@ -41,15 +42,6 @@ def clip_box(bbox, width: int, height: int):
     if x1 - x0 < 1 or y1 - y0 < 1:
         return None
     return (x0, y0, x1, y1)
-
-
-def _overlap(a, b) -> bool:
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
-
-
-def _inside(inner, outer) -> bool:
-    return (inner[0] >= outer[0] and inner[1] >= outer[1]
-            and inner[2] <= outer[2] and inner[3] <= outer[3])
 
 
 def text_page(text: str) -> OcrPage:
@@ -106,9 +98,9 @@ def find_visual(detectors: Sequence, image, page: OcrPage | None,
             kind = r.type
             if kind == "OTHER" and r.value and text_detectors:
                 kind = type_by_text(r.value, text_detectors) or kind
-            if any(t == kind and _inside(box, c) for c, t in covered):
+            if any(t == kind and inside(box, c) for c, t in covered):
                 continue
-            if kind == "PERSON" and any(t == kind and _overlap(box, c) for c, t in covered):
+            if kind == "PERSON" and any(t == kind and overlaps(box, c) for c, t in covered):
                 continue   # a name the text detectors boxed on its line: their reading stands
                            # (a signer's typed name is the signatures detector's fallback)
             kept.append(Redaction(box, kind, r.value, r.score, r.sources or (name,)))
@@ -131,17 +123,11 @@ def names_read_from_cursive(redactions: Sequence[Redaction], visual: Sequence[Re
     if not signatures or page is None:
         return list(redactions)
 
-    def inside_share(box, outer) -> float:
-        iw = min(box[2], outer[2]) - max(box[0], outer[0])
-        ih = min(box[3], outer[3]) - max(box[1], outer[1])
-        area = (box[2] - box[0]) * (box[3] - box[1])
-        return iw * ih / area if iw > 0 and ih > 0 and area > 0 else 0.0
-
     def cursive(box) -> bool:
         words = [w for w in page.words
                  if box[0] <= (w.bbox[0] + w.bbox[2]) / 2 <= box[2] and box[1] <= (w.bbox[1] + w.bbox[3]) / 2 <= box[3]]
         return bool(words) and all(0 <= w.conf < CURSIVE_CONF for w in words)
 
     return [r for r in redactions
-            if not (r.type == "PERSON" and any(inside_share(r.bbox, s) >= CURSIVE_INSIDE for s in signatures)
+            if not (r.type == "PERSON" and any(overlap_share(r.bbox, s) >= CURSIVE_INSIDE for s in signatures)
                     and cursive(r.bbox))]

@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from redactor.box_geometry import overlaps
+
 ROOT = Path(__file__).resolve().parents[2]
 SETS = (("generated", ROOT / "eval/data/challenge/pages.jsonl", None),
         ("real dev", ROOT / "eval/data/real/pages.jsonl", "dev"))
@@ -92,15 +94,11 @@ class Recorder:
             log = self.logs[result.page_id] = PageLog(
                 readable_first=len(readable), old_candidates=len(candidates),
                 first_ok=verification.ok, dropped=verification.dropped,
-                detectable=any(_overlap(g.bbox, h) for g in readable for h in hits))
+                detectable=any(overlaps(g.bbox, h) for g in readable for h in hits))
         else:              # the second pass's output
             log.second_pass = True
         log.readable_final, log.final_ok = len(readable), verification.ok
         return verification
-
-
-def _overlap(a, b) -> bool:
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def measure(redactor, gold_pages, out_dir: Path) -> dict:
