@@ -24,7 +24,7 @@ from redactor.errors import InputError
 from redactor.gray import to_gray
 from redactor.ink_rules import (MIN_INSIDE, MIN_INSIDE_OFF_LINE, held_structure_extent, is_structure,
                                 merged_glyph_extent, rule_only_margins)
-from redactor.model import BBox, Redaction
+from redactor.model import BBox, Redaction, WordBox
 
 # A speck of at most this many pixels is a dot of a dithered, faxed or worn stroke, not a
 # glyph (one dot of a 200-300 dpi halftone is 1-4 pixels)
@@ -50,6 +50,7 @@ DOT_GAP = 0.12           # ... whose dots lie at most this far apart inside one 
 JOINED_MAX_W = 1.5       # joined dots this wide and less than JOINED_MIN_H tall are a rule,
 JOINED_MIN_H = 0.35      # ... and joined dots taller than JOINED_MAX_H span two lines
 JOINED_MAX_H = 1.3
+ROW_APART = 0.6          # word centres this many word heights apart lie on different rows
 
 
 def _check_box(box: Sequence[float], width: int, height: int) -> BBox:
@@ -277,15 +278,19 @@ def _tightened(edges, crop, mask, labels, ink: _TouchedInk, h: float, box, box_p
 
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
             max_grow_x: float = MAX_GROW_X, max_grow_y: float = MAX_GROW_Y, shrink: bool = False,
-            tighten: bool = True, threshold: float | None = None) -> BBox:
+            tighten: bool = True, threshold: float | None = None, lines: int = 1) -> BBox:
     """One box fitted to the ink it touches (see the module docstring). ``tighten`` cuts
     margins down to the box's own ink, generously counted (by at most TIGHTEN_MAX of the
     height); ``shrink`` cuts every margin
     outside the glyphs (also where a glyph merged into a border). ``threshold`` overrides
-    the local Otsu threshold (e.g. the page's own, as the ink metric uses)."""
+    the local Otsu threshold (e.g. the page's own, as the ink metric uses). ``lines``: the
+    rows of text the box holds (a postal block's), whose height is the text height every
+    bound above is measured in."""
     H, W = gray.shape
     x0, y0, x1, y1 = _check_box(box, W, H)
-    h = y1 - y0
+    # a block's height is no text height: measured by it, a three-line address joined the
+    # dots of a speckled scan across a caption's row and grew over it
+    h = (y1 - y0) / max(1, lines)
     # neighbourhood crop (integer pixel grid, clipped to the page)
     cx0 = int(max(0, np.floor(x0 - CONTEXT * h)))
     cy0 = int(max(0, np.floor(y0 - CONTEXT * h)))
@@ -336,10 +341,24 @@ def fit_boxes_to_ink(gray, boxes: Sequence[Sequence[float]], **options) -> list[
     return [fit_box(g, b, **options) for b in boxes]
 
 
-def fit_redactions_to_ink(image, redactions: Sequence[Redaction], **options) -> list[Redaction]:
+def fit_redactions_to_ink(image, redactions: Sequence[Redaction], words: Sequence[WordBox] = (),
+                          **options) -> list[Redaction]:
     """The redactions with their boxes fitted to the ink of ``image`` (PIL image or array),
     as ``fit_box`` fits one: grown over the value's ink, margins without ink trimmed
     (``tighten``, by at most TIGHTEN_MAX of the box height; every margin with
-    ``shrink=True``)."""
+    ``shrink=True``). With the page's OCR ``words``, a box over several rows of them is
+    fitted by the height of one row."""
     g = to_gray(image)
-    return [replace(r, bbox=fit_box(g, r.bbox, **options)) for r in redactions]
+    return [replace(r, bbox=fit_box(g, r.bbox, lines=rows_in(r.bbox, words), **options)) for r in redactions]
+
+
+def rows_in(box: Sequence[float], words: Sequence[WordBox]) -> int:
+    """How many rows of text the words centred in ``box`` make (1 when none is): centres
+    more than ROW_APART of the words' median height apart start a new row."""
+    inside = [w.bbox for w in words
+              if box[0] <= (w.bbox[0] + w.bbox[2]) / 2 <= box[2] and box[1] <= (w.bbox[1] + w.bbox[3]) / 2 <= box[3]]
+    if len(inside) < 2:
+        return 1
+    height = float(np.median([b[3] - b[1] for b in inside]))
+    centres = sorted((b[1] + b[3]) / 2 for b in inside)
+    return 1 + sum(1 for a, b in zip(centres, centres[1:]) if b - a > ROW_APART * height)

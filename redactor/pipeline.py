@@ -218,7 +218,7 @@ class Redactor:
         alignment = align_spans(page, spans, mode=self.config.box_mode, image=gray,
                                 cut_punctuation=self.config.cut_punctuation)
         if alignment.redactions:
-            redactions = fit_redactions_to_ink(gray, alignment.redactions, shrink=self.config.ink_shrink)
+            redactions = fit_redactions_to_ink(gray, alignment.redactions, page.words, shrink=self.config.ink_shrink)
             if self.config.grow_over_unread_ink:
                 redactions = grow_redactions_over_unread_ink(gray, redactions, page.words)
             alignment = Alignment(redactions, alignment.dropped)

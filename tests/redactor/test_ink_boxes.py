@@ -7,8 +7,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from redactor.errors import InputError
 from redactor.gray import to_gray
-from redactor.ink_boxes import fit_box, fit_boxes_to_ink, fit_redactions_to_ink, ink_components
-from redactor.model import Redaction
+from redactor.ink_boxes import fit_box, fit_boxes_to_ink, fit_redactions_to_ink, ink_components, rows_in
+from redactor.model import Redaction, WordBox
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 SERIF = "/usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf"
@@ -466,3 +466,46 @@ def test_a_digit_ones_stem_typed_onto_the_line_is_a_glyph_not_a_border(font_path
     g, glyphs, box = _typed_on_line("1/4/90", rule_from_foot=0, size=size, font_path=font_path)
     fitted = fit_box(g, box, pad_frac=0.0)
     assert _inside(glyphs, fitted)[0] == glyphs.sum(), (fitted, box)
+
+
+def _speckled_address_under_caption():
+    """A postal block typed two rows under its caption, on a speckled copy (every stroke
+    broken into dots, as a fax or a dithered scan leaves it), with the block's box as loose
+    as OCR's word boxes are: the page, the caption's, the rows' and the block's boxes."""
+    font = ImageFont.truetype(SERIF, 20)
+    page = Image.new("L", (420, 140), 255)
+    draw = ImageDraw.Draw(page)
+    draw.text((20, 12), "3. Residence Address(es)", font=font, fill=0)
+    caption = draw.textbbox((20, 12), "3. Residence Address(es)", font=font)
+    rows = ["3135 O Street, NW", "Washington, DC 20007"]
+    boxes = []
+    for k, text in enumerate(rows):
+        draw.text((40, 31 + 19 * k), text, font=font, fill=0)
+        boxes.append(draw.textbbox((40, 31 + 19 * k), text, font=font))
+    gray = np.asarray(page).copy()
+    yy, xx = np.mgrid[:gray.shape[0], :gray.shape[1]]
+    gray[(gray < 128) & ((xx + yy) % 2 == 1)] = 255
+    block = (boxes[0][0], boxes[0][1] - 2, boxes[1][2], boxes[1][3] + 8)
+    words = [WordBox(text, box, 95.0, k + 1, 1) for k, (text, box) in enumerate(zip(rows, boxes))]
+    return gray, caption, boxes, block, words
+
+
+def test_a_blocks_rows_not_its_height_measure_the_fit():
+    """Measured by the block's height, the dots of a speckled copy were joined across the
+    gap to the caption's row and the box grew over the caption (a FARA short form's
+    "3. Residence Address(es)" taken into its address); measured by one row's height they
+    are not."""
+    gray, caption, rows, block, words = _speckled_address_under_caption()
+    assert fit_box(gray, block)[1] < caption[3] - 5       # the failure, as it was
+    fitted = fit_redactions_to_ink(gray, [Redaction(block, "ADDRESS", "3135 O Street, NW\nWashington")],
+                                   words)[0].bbox
+    assert fitted[1] >= rows[0][1] - 1
+    assert fitted[3] >= rows[1][3] - 1 and fitted[0] <= rows[0][0] + 1 and fitted[2] >= rows[1][2] - 1
+
+
+def test_rows_in_a_box():
+    words = [WordBox("3135", (10, 10, 50, 30), 90.0, 1, 1), WordBox("Main", (60, 12, 100, 31), 90.0, 1, 1),
+             WordBox("Springfield", (10, 34, 100, 54), 90.0, 2, 1)]
+    assert rows_in((0, 0, 120, 60), words) == 2
+    assert rows_in((0, 0, 120, 32), words) == 1
+    assert rows_in((0, 0, 120, 60), []) == 1
