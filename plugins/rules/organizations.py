@@ -117,10 +117,12 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
          "publisher_states", "romance_heads", "romance_links", "newspaper_words"))
     ampersand_terms = _words(data, "ampersand_terms", path, required=False)
     name_links = _words(data, "name_links", path, required=False)
+    portfolio_heads = _words(data, "portfolio_heads", path, required=False)
     name = NAME_WORD
     link_alt = "|".join(re.escape(w).replace(r"\ ", "[ ]") for w in sorted(["and", "of", "the"] + name_links,
                                                                          key=len, reverse=True))
-    joiner = rf"(?:[ ]|[ ]&[ ]|[ ](?:{link_alt})[ ]|,[ ])"
+    # (a firm of partners may join their names with "+", as "&": "Roberti + White, LLC")
+    joiner = rf"(?:[ ]|[ ][&+][ ]|[ ](?:{link_alt})[ ]|,[ ])"
     legal = _alt(_cased(legal_forms))
     words = _alt(_cased(org_words))
     # the country a group's local company names in brackets before its legal form ("Tan
@@ -146,14 +148,18 @@ def load_organization_forms(data_dir: str | None = None) -> OrganizationForms:
     # Congress" for "Van Hollen")
     campaign = re.compile(rf"(?<![\w&-])(?P<name>{name}(?:[ ]{name}){{0,2}})[.:;,]?[ ]for[ ]{_alt(offices)}(?![\w])") \
         if offices else None
-    # "<head> of [the] <name>": the name runs on over capitalised words and "of [the]"
-    # an abbreviated head's stop may be read as a comma ("Univ, of Texas"); the article is
-    # capitalised where it is part of a country's name ("Government of The Bahamas", "The
-    # Gambia")
+    # "<head> of [the] <name>": the name runs on over capitalised words and "of [the]", and
+    # after a ministry's or an office's head over "and" between its portfolios ("Ministry of
+    # Foreign Affairs and Trade", "Office of Science and Technology", as governments name
+    # them; "University of Texas and Stanford University" are two); an abbreviated head's
+    # stop may be read as a comma ("Univ, of Texas"); the article is capitalised where it
+    # is part of a country's name ("Government of The Bahamas", "The Gambia")
     head_alt = _alt(_cased(heads)).replace(r"\.", "[.,]")
+    portfolio_alt = _alt(_cased(portfolio_heads)) if portfolio_heads else r"(?!)"
     prefix = re.compile(
-        rf"(?<![\w&-])(?:(?:The|THE)[ ])?(?P<head>{head_alt})[ ](?:of|OF)[ ](?:(?:the|The|THE)[ ])?"
-        rf"(?P<rest>{name}(?:(?:[ ]|[ ](?:of|OF)[ ](?:(?:the|THE)[ ])?){name}){{0,6}})") if heads else None
+        rf"(?<![\w&-])(?:(?:The|THE)[ ])?(?P<head>(?P<portfolio>{portfolio_alt})|{head_alt})[ ](?:of|OF)[ ]"
+        rf"(?:(?:the|The|THE)[ ])?(?P<rest>{name}(?:(?:[ ]|[ ](?:of|OF)[ ](?:(?:the|THE)[ ])?"
+        rf"|(?(portfolio)[ ](?:and|AND|&)[ ]|(?!))){name}){{0,6}})") if heads else None
     romance = _romance_form(romance_heads, romance_links, name) if romance_heads and romance_links else None
     lead = re.compile(rf"(?<![\w&-])(?P<head>{_alt(_cased(leading))})[ ](?P<rest>{name}(?:[ ]{name}){{0,2}})") \
         if leading else None

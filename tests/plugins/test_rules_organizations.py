@@ -169,6 +169,11 @@ def test_an_organisation_named_with_of_stays_whole(forms, text):
     # unseen FARA filing's principal, the airline of Colombia)
     ("the principal, Aerovias Nacionales de Colombia, S.A., Bogota", "Aerovias Nacionales de Colombia, S.A."),
     ("Banco do Brasil S.A.", "Banco do Brasil S.A."),
+    # a ministry named for its portfolios, and partners joined by "+" (unseen FARA filings);
+    # the role before the firm answering "Occupation" is no part of its name
+    ("Government of Mongolia, Ministry of Foreign Affairs and Trade", "Ministry of Foreign Affairs and Trade"),
+    ("the Ministry of Trade and Industry", "Ministry of Trade and Industry"),
+    ("7. Occupation Partner Roberti + White, LLC", "Roberti + White, LLC"),
     # legal forms of other countries, and OCR's stops and commas before them
     ("Maju Jaya Sdn Bhd", "Maju Jaya Sdn Bhd"),
     ("Tanaka Shoji K.K.", "Tanaka Shoji K.K."),
