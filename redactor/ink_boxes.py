@@ -20,6 +20,7 @@ from typing import Sequence
 import cv2
 import numpy as np
 
+from redactor.box_geometry import overlaps
 from redactor.errors import InputError
 from redactor.gray import to_gray
 from redactor.ink_rules import (MIN_INSIDE, MIN_INSIDE_OFF_LINE, held_structure_extent, is_structure,
@@ -51,6 +52,7 @@ JOINED_MAX_W = 1.5       # joined dots this wide and less than JOINED_MIN_H tall
 JOINED_MIN_H = 0.35      # ... and joined dots taller than JOINED_MAX_H span two lines
 JOINED_MAX_H = 1.3
 ROW_APART = 0.6          # word centres this many word heights apart lie on different rows
+PRINT_CONF = 80.0        # an OCR word read this surely is print whose line is where its box is
 
 
 def _check_box(box: Sequence[float], width: int, height: int) -> BBox:
@@ -203,10 +205,11 @@ class _TouchedInk:
 
 
 def _touched_ink(labels, stats, in_box, h: float, band, box_px, origin, tighten: bool,
-                 max_grow: tuple[float, float]) -> _TouchedInk:
+                 max_grow: tuple[float, float], own=(float("-inf"), float("inf"))) -> _TouchedInk:
     """Sort the components the box touches (``in_box``: each label's pixels inside it) into
     glyphs of the value, other lines' glyphs, and structures with the glyph ink merged
-    into them. ``band`` is the box's top and bottom on the page."""
+    into them. ``band`` is the box's top and bottom on the page, ``own`` the rows the
+    value's glyphs are centred in."""
     (y0, y1), (bx0, by0, bx1, by1), (cx0, cy0) = band, box_px, origin
     out = _TouchedInk()
     for lab in np.nonzero(in_box)[0]:
@@ -239,7 +242,8 @@ def _touched_ink(labels, stats, in_box, h: float, band, box_px, origin, tighten:
         # first letter of the next word, the tail of a descender from the line above or a
         # glyph of the next line in the corner of a skewed box does not
         centre_in = y0 <= sy + cy0 + sh / 2 <= y1
-        if in_box[lab] < (MIN_INSIDE if centre_in else MIN_INSIDE_OFF_LINE) * area:
+        if in_box[lab] < (MIN_INSIDE if centre_in else MIN_INSIDE_OFF_LINE) * area or \
+                not own[0] <= sy + cy0 + sh / 2 <= own[1]:
             out.neighbour_labels.append(lab)
             continue
         out.glyphs.append((sx + cx0, sy + cy0, sx + sw + cx0, sy + sh + cy0))
@@ -278,14 +282,16 @@ def _tightened(edges, crop, mask, labels, ink: _TouchedInk, h: float, box, box_p
 
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
             max_grow_x: float = MAX_GROW_X, max_grow_y: float = MAX_GROW_Y, shrink: bool = False,
-            tighten: bool = True, threshold: float | None = None, lines: int = 1) -> BBox:
+            tighten: bool = True, threshold: float | None = None, lines: int = 1,
+            band: tuple[float, float] = (float("-inf"), float("inf"))) -> BBox:
     """One box fitted to the ink it touches (see the module docstring). ``tighten`` cuts
     margins down to the box's own ink, generously counted (by at most TIGHTEN_MAX of the
     height); ``shrink`` cuts every margin
     outside the glyphs (also where a glyph merged into a border). ``threshold`` overrides
     the local Otsu threshold (e.g. the page's own, as the ink metric uses). ``lines``: the
     rows of text the box holds (a postal block's), whose height is the text height every
-    bound above is measured in."""
+    bound above is measured in. A glyph centred outside ``band`` (page rows) is another
+    line's, as one the box barely touches is."""
     H, W = gray.shape
     x0, y0, x1, y1 = _check_box(box, W, H)
     # a block's height is no text height: measured by it, a three-line address joined the
@@ -306,7 +312,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
         n, labels, stats = ink_components(mask, h)
         in_box = np.bincount(labels[max(by0, 0):by1, max(bx0, 0):bx1].ravel(), minlength=n)
         ink = _touched_ink(labels, stats, in_box, h, (y0, y1), (bx0, by0, bx1, by1),
-                           (cx0, cy0), tighten, (max_grow_x, max_grow_y))
+                           (cx0, cy0), tighten, (max_grow_x, max_grow_y), band)
         if ink.glyphs or ink.merged:
             # a component far taller than the box is two lines' glyphs touching (dense
             # scans): it may widen the box but not pull it onto the other line
@@ -349,7 +355,36 @@ def fit_redactions_to_ink(image, redactions: Sequence[Redaction], words: Sequenc
     ``shrink=True``). With the page's OCR ``words``, a box over several rows of them is
     fitted by the height of one row."""
     g = to_gray(image)
-    return [replace(r, bbox=fit_box(g, r.bbox, lines=rows_in(r.bbox, words), **options)) for r in redactions]
+    return [replace(r, bbox=fit_box(g, r.bbox, lines=rows_in(r.bbox, words), band=own_band(r.bbox, r.value, words),
+                                    **options)) for r in redactions]
+
+
+def own_band(box: Sequence[float], value: str, words: Sequence[WordBox]) -> tuple[float, float]:
+    """The rows whose glyphs are the value's: from halfway to the centre of another OCR
+    line whose words ``box`` reaches into above, to halfway to one below. On a noisy scan
+    OCR's word boxes swell with the specks round them until a value's box takes in the
+    bottom of the caption printed right over it ("3. Residence Address(es)" over a FARA
+    filing's typed address), and the caption's glyphs would count as the value's; a line
+    owns the glyphs centred nearer to it. The value's own words are those of its text, the
+    others the confidently read words of other lines."""
+    tokens = set(value.split())
+    own = [w for w in words if w.text in tokens and overlaps(w.bbox, box)]
+    lo, hi = float("-inf"), float("inf")
+    if not own:
+        return lo, hi
+    lines = {w.line for w in own}
+    top = min((w.bbox[1] + w.bbox[3]) / 2 for w in own)
+    bottom = max((w.bbox[1] + w.bbox[3]) / 2 for w in own)
+    for w in words:
+        if w.line in lines or w.text in tokens or not overlaps(w.bbox, box) or \
+                not any(c.isalnum() for c in w.text) or w.conf < PRINT_CONF:
+            continue   # (only print OCR is sure of marks a line: a hand's strokes cross lines)
+        c = (w.bbox[1] + w.bbox[3]) / 2
+        if c < top:
+            lo = max(lo, (c + top) / 2)
+        elif c > bottom:
+            hi = min(hi, (c + bottom) / 2)
+    return lo, hi
 
 
 def rows_in(box: Sequence[float], words: Sequence[WordBox]) -> int:

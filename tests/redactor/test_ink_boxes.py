@@ -7,7 +7,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from redactor.errors import InputError
 from redactor.gray import to_gray
-from redactor.ink_boxes import fit_box, fit_boxes_to_ink, fit_redactions_to_ink, ink_components, rows_in
+from redactor.ink_boxes import fit_box, fit_boxes_to_ink, fit_redactions_to_ink, ink_components, own_band, rows_in
 from redactor.model import Redaction, WordBox
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -509,3 +509,35 @@ def test_rows_in_a_box():
     assert rows_in((0, 0, 120, 60), words) == 2
     assert rows_in((0, 0, 120, 32), words) == 1
     assert rows_in((0, 0, 120, 60), []) == 1
+
+
+def test_a_caption_line_the_values_swollen_boxes_reach_into_stays_out():
+    """On a noisy scan OCR's word boxes swell with the specks round them: a FARA filing's
+    typed address under "3. Residence Address(es)" had boxes reaching up over most of the
+    caption, whose glyphs then counted as the address's. The confidently read caption
+    marks its own line: glyphs centred nearer to it are its, and the box keeps to the
+    value's ink."""
+    font = ImageFont.truetype(SERIF, 20)
+    page = Image.new("L", (420, 100), 255)
+    draw = ImageDraw.Draw(page)
+    placed = {}
+    for row, (y, texts) in enumerate(((12, ["Residence", "Address(es)"]), (33, ["1903", "Claremont", "Street"]))):
+        x = 20
+        for text in texts:
+            draw.text((x, y), text, font=font, fill=0)
+            placed[text] = (row, draw.textbbox((x, y), text, font=font))
+            x = placed[text][1][2] + 8
+    gray = np.asarray(page)
+    words = [WordBox(t, (b[0], b[1], b[2], b[3] + 8) if row == 0 else (b[0], b[1] - 16, b[2], b[3] + 2),
+                     92.0, row + 1, 1) for t, (row, b) in placed.items()]
+    value = [b for row, b in placed.values() if row == 1]
+    box = (min(w.bbox[0] for w in words[2:]), min(w.bbox[1] for w in words[2:]),
+           max(w.bbox[2] for w in words[2:]), max(w.bbox[3] for w in words[2:]))
+    caption_top = min(b[1] for row, b in placed.values() if row == 0)
+    assert fit_box(gray, box)[1] <= caption_top          # the caption taken in, as it was
+    fitted = fit_redactions_to_ink(gray, [Redaction(box, "ADDRESS", "1903 Claremont Street")], words)[0].bbox
+    assert min(b[1] for b in value) - 1 <= fitted[1] <= min(b[1] for b in value) + 1
+    assert fitted[3] >= max(b[3] for b in value) - 1
+    # a hand's strokes cross lines: only print OCR is sure of marks another line
+    unsure = [WordBox(w.text, w.bbox, 40.0 if w.line == 1 else w.conf, w.line, w.block) for w in words]
+    assert own_band(box, "1903 Claremont Street", unsure) == (float("-inf"), float("inf"))
