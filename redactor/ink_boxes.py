@@ -46,6 +46,7 @@ TALL = 1.6               # components taller than this many box heights span two
 MIN_CONTRAST = 40        # grey levels between ink and paper below which a crop has no ink
 DOTTED_SHARE = 0.3       # a crop whose ink components are this often specks of at most
                          # FRAGMENT_AREA pixels has strokes broken into dots (dithered, faxed)
+DOTTED_INK_SHARE = 0.1   # ... and those specks hold this share of its ink (strokes, not dust)
 DOT_GLYPH = 0.35         # dots together this tall or wide make a glyph, not a pinch of dust
 DOT_GAP = 0.12           # ... whose dots lie at most this far apart inside one glyph
 JOINED_MAX_W = 1.5       # joined dots this wide and less than JOINED_MIN_H tall are a rule,
@@ -89,8 +90,12 @@ def ink_components(mask: np.ndarray, h: float, join_dots: bool = False):
     labels and stats stay those of the ink pixels themselves. Solid print is labelled as it
     is. ``join_dots`` joins the dots whatever the crop looks like."""
     n_dots, dots, dot_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    areas = dot_stats[1:, cv2.CC_STAT_AREA]
+    # (specks strewn over the paper round solid print are many but hold little of the ink:
+    # a speckled copy's glyphs are whole, and joined to its specks they swell)
     if n_dots <= 1 or (not join_dots and
-                       (dot_stats[1:, cv2.CC_STAT_AREA] <= FRAGMENT_AREA).mean() < DOTTED_SHARE):
+                       ((areas <= FRAGMENT_AREA).mean() < DOTTED_SHARE or
+                        areas[areas <= FRAGMENT_AREA].sum() < DOTTED_INK_SHARE * areas.sum())):
         return n_dots, dots, dot_stats
     r = max(1, int(round(DOT_GAP * h / 2)))
     grown = cv2.dilate(mask, np.ones((2 * r + 1, 2 * r + 1), np.uint8))

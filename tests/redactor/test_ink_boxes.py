@@ -541,3 +541,38 @@ def test_a_caption_line_the_values_swollen_boxes_reach_into_stays_out():
     # a hand's strokes cross lines: only print OCR is sure of marks another line
     unsure = [WordBox(w.text, w.bbox, 40.0 if w.line == 1 else w.conf, w.line, w.block) for w in words]
     assert own_band(box, "1903 Claremont Street", unsure) == (float("-inf"), float("inf"))
+
+
+def _speckled(gray: np.ndarray, box, n: int = 20) -> np.ndarray:
+    """``gray`` with specks strewn over the paper and a row of them just over the glyphs."""
+    out = gray.copy()
+    rng = np.random.default_rng(0)
+    out[rng.integers(0, out.shape[0], n), rng.integers(0, out.shape[1], n)] = 0
+    out[int(box[1]) - 2, int(box[0]):int(box[2]):6] = 0
+    return out
+
+
+def test_specks_round_solid_print_are_not_joined_to_its_glyphs():
+    """A speckled copy (a FARA filing's scan: specks strewn round solid print) has many
+    specks, but they hold little of the ink: they stay specks, not parts of the glyphs they
+    lie beside (joined, they swelled every box on the page). Strokes broken into dots (a
+    dithered copy) hold most of theirs and are joined."""
+    gray, _, boxes = _render_words(["Claremont"], size=24, font_path=SERIF, canvas=(300, 100), origin=(40, 30))
+    box = boxes[0]
+    h = box[3] - box[1]
+    speckled = _dark(_speckled(gray, box))
+    n, labels, _ = ink_components(speckled, h)
+    over = {int(labels[int(box[1]) - 2, x]) for x in range(int(box[0]), int(box[2]), 6)} - {0}
+    glyph_labels = set(np.unique(labels[int(box[1]):int(box[3]), int(box[0]):int(box[2])]).tolist()) - {0}
+    assert over and not over & glyph_labels
+    dithered = (gray < 128).astype(np.uint8)
+    yy, xx = np.mgrid[:dithered.shape[0], :dithered.shape[1]]
+    dithered[(xx + yy) % 2 == 1] = 0
+    n_dots = len(np.unique(dithered * (1 + yy * dithered.shape[1] + xx))) - 1
+    n_joined, _, _ = ink_components(dithered, h)
+    assert n_joined < n_dots / 10
+
+
+def _dark(gray: np.ndarray) -> np.ndarray:
+    """The dark pixels of ``gray``."""
+    return (gray < 128).astype(np.uint8)
