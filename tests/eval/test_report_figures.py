@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from redactor.box_geometry import overlaps
 from redactor_eval import figures
 from redactor_eval.api import evaluate
 from redactor_eval.dataset import GoldBox, GoldPage
@@ -79,7 +80,7 @@ def test_label_placement_falls_back_to_short_text_then_to_none():
     assert spots[1] == (0, (11, 31, 51, 39))
     assert spots[2][0] == 1 and spots[3] is None
     rects = [s[1] for s in spots if s]
-    assert not any(figures._overlaps(a, b) for a, b in itertools.combinations(rects, 2))
+    assert not any(overlaps(a, b) for a, b in itertools.combinations(rects, 2))
     assert all(bounds[0] <= r[0] and r[2] <= bounds[2] and bounds[1] <= r[1] and r[3] <= bounds[3]
                for r in rects)
 
