@@ -54,6 +54,8 @@ JOINED_MIN_H = 0.35      # ... and joined dots taller than JOINED_MAX_H span two
 JOINED_MAX_H = 1.3
 ROW_APART = 0.6          # word centres this many word heights apart lie on different rows
 PRINT_CONF = 80.0        # an OCR word read this surely is print whose line is where its box is
+LEVEL_TOP = 0.25         # words whose tops lie this many heights apart stand level ...
+LEVEL_SHARE = 2 / 3      # ... and a line is level when this share of its words do
 
 
 def _check_box(box: Sequence[float], width: int, height: int) -> BBox:
@@ -375,8 +377,8 @@ def own_band(box: Sequence[float], value: str, words: Sequence[WordBox]) -> tupl
     tokens = set(value.split())
     own = [w for w in words if w.text in tokens and overlaps(w.bbox, box)]
     lo, hi = float("-inf"), float("inf")
-    if not own:
-        return lo, hi
+    if not _level(own):
+        return lo, hi   # lines at an angle (a stamp turned 30 degrees) overlap every way
     lines = {w.line for w in own}
     top = min((w.bbox[1] + w.bbox[3]) / 2 for w in own)
     bottom = max((w.bbox[1] + w.bbox[3]) / 2 for w in own)
@@ -390,6 +392,17 @@ def own_band(box: Sequence[float], value: str, words: Sequence[WordBox]) -> tupl
         elif c > bottom:
             hi = min(hi, (c + bottom) / 2)
     return lo, hi
+
+
+def _level(words: Sequence[WordBox]) -> bool:
+    """Whether the words stand level, as one upright line's do: two or more, and at least
+    LEVEL_SHARE of them with their tops within LEVEL_TOP of their median height of the
+    median top (a turned line's words step down or up one after another)."""
+    if len(words) < 2:
+        return False
+    height = float(np.median([w.bbox[3] - w.bbox[1] for w in words]))
+    top = float(np.median([w.bbox[1] for w in words]))
+    return sum(abs(w.bbox[1] - top) <= LEVEL_TOP * height for w in words) >= LEVEL_SHARE * len(words)
 
 
 def rows_in(box: Sequence[float], words: Sequence[WordBox]) -> int:

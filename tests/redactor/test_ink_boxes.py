@@ -576,3 +576,14 @@ def test_specks_round_solid_print_are_not_joined_to_its_glyphs():
 def _dark(gray: np.ndarray) -> np.ndarray:
     """The dark pixels of ``gray``."""
     return (gray < 128).astype(np.uint8)
+
+
+def test_a_turned_lines_words_mark_no_band():
+    """A stamp turned 30 degrees: its lines' word boxes step down one after another and
+    overlap every way, so no other line's centre says where the value's glyphs end (the
+    rotated-stamp test's SSN lost ink when one did)."""
+    words = [WordBox("SSN", (483, 1053, 534, 1094), 92.0, 15, 1),
+             WordBox("123-45-6789", (537, 965, 687, 1063), 91.0, 15, 1),
+             WordBox("Date:", (503, 1078, 569, 1127), 95.0, 16, 1),
+             WordBox("Received", (464, 985, 572, 1060), 95.0, 14, 1)]
+    assert own_band((483, 965, 687, 1094), "SSN 123-45-6789", words) == (float("-inf"), float("inf"))
