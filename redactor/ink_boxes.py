@@ -290,15 +290,15 @@ def _tightened(edges, crop, mask, labels, ink: _TouchedInk, h: float, box, box_p
 def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRAC,
             max_grow_x: float = MAX_GROW_X, max_grow_y: float = MAX_GROW_Y, shrink: bool = False,
             tighten: bool = True, threshold: float | None = None, lines: int = 1,
-            band: tuple[float, float] = (float("-inf"), float("inf"))) -> BBox:
+            own_rows: tuple[float, float] = (float("-inf"), float("inf"))) -> BBox:
     """One box fitted to the ink it touches (see the module docstring). ``tighten`` cuts
     margins down to the box's own ink, generously counted (by at most TIGHTEN_MAX of the
     height); ``shrink`` cuts every margin
     outside the glyphs (also where a glyph merged into a border). ``threshold`` overrides
     the local Otsu threshold (e.g. the page's own, as the ink metric uses). ``lines``: the
     rows of text the box holds (a postal block's), whose height is the text height every
-    bound above is measured in. A glyph centred outside ``band`` (page rows) is another
-    line's, as one the box barely touches is."""
+    bound above is measured in. A glyph centred outside ``own_rows`` (page rows, as
+    ``own_band`` gives them) is another line's, as one the box barely touches is."""
     H, W = gray.shape
     x0, y0, x1, y1 = _check_box(box, W, H)
     # a block's height is no text height: measured by it, a three-line address joined the
@@ -319,7 +319,7 @@ def fit_box(gray: np.ndarray, box: Sequence[float], *, pad_frac: float = PAD_FRA
         n, labels, stats = ink_components(mask, h)
         in_box = np.bincount(labels[max(by0, 0):by1, max(bx0, 0):bx1].ravel(), minlength=n)
         ink = _touched_ink(labels, stats, in_box, h, (y0, y1), (bx0, by0, bx1, by1),
-                           (cx0, cy0), tighten, (max_grow_x, max_grow_y), band)
+                           (cx0, cy0), tighten, (max_grow_x, max_grow_y), own_rows)
         if ink.glyphs or ink.merged:
             # a component far taller than the box is two lines' glyphs touching (dense
             # scans): it may widen the box but not pull it onto the other line
@@ -362,8 +362,9 @@ def fit_redactions_to_ink(image, redactions: Sequence[Redaction], words: Sequenc
     ``shrink=True``). With the page's OCR ``words``, a box over several rows of them is
     fitted by the height of one row."""
     g = to_gray(image)
-    return [replace(r, bbox=fit_box(g, r.bbox, lines=rows_in(r.bbox, words), band=own_band(r.bbox, r.value, words),
-                                    **options)) for r in redactions]
+    return [replace(r, bbox=fit_box(g, r.bbox, lines=rows_in(r.bbox, words),
+                                    own_rows=own_band(r.bbox, r.value, words), **options))
+            for r in redactions]
 
 
 def own_band(box: Sequence[float], value: str, words: Sequence[WordBox]) -> tuple[float, float]:
