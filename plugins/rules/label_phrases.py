@@ -175,10 +175,15 @@ def _closest(lex: LabelLexicon, key: str, keys: list[str]) -> list[str]:
     return memo[key]
 
 
+def _fuzzy_keys(lex: LabelLexicon) -> list[str]:
+    """The lexicon's phrases a misread caption may be matched to: four letters or more."""
+    return [k for k in lex.groups_of if len(k) >= 4]
+
+
 def _fuzzy_matches(text: str, lex: LabelLexicon, taken: list[_Match]) -> list[_Match]:
     """Words before a colon (or '#') are a label by form: when OCR misread them ("Custmer
     Nane:"), take the lexicon phrase they are closest to (similarity >= FUZZY_CUTOFF)."""
-    keys = [k for k in lex.groups_of if len(k) >= 4]
+    keys = _fuzzy_keys(lex)
     out = []
     for m in _COLON_LABEL.finditer(text):
         if any(t.start < m.end() and m.start() < t.end for t in taken):
@@ -201,7 +206,7 @@ def _fuzzy_item_captions(text: str, lex: LabelLexicon, taken: list[_Match]) -> l
     """A numbered form item opens with its caption ("5. Year of Bitth 1992" on a
     registration form): the words after the item's number, up to the value, are a label by
     form too, and when OCR misread them the lexicon phrase they are closest to is taken."""
-    keys = [k for k in lex.groups_of if len(k) >= 4]
+    keys = _fuzzy_keys(lex)
     out = []
     for m in _NUMBERED_ITEM.finditer(text):
         if any(t.start < m.end() and m.start(1) < t.end for t in taken):
@@ -232,7 +237,7 @@ def _header_cells(layout: PageView, lex: LabelLexicon, matches: list[_Match]) ->
     its whole cell is closest to (similarity >= FUZZY_CUTOFF), replacing a shorter label
     the misreading made of part of it ("IP", the IP address's)."""
     text = layout.page.text
-    keys = [k for k in lex.groups_of if len(k) >= 4]
+    keys = _fuzzy_keys(lex)
     out = list(matches)
     for line in layout.lines:
         cells = _cells(layout, line)
